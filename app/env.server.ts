@@ -1,0 +1,49 @@
+// The environment, checked once by zod. Every process (web, workers, simulator, CLI, tests)
+// reads configuration only from here, so two copies run side by side on other databases/ports.
+import { z } from "zod";
+
+const secret = (what: string) =>
+  z.string().min(32, `${what} must be at least 32 characters (generate one with: openssl rand -hex 32)`);
+
+export const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATABASE_URL: z.string().url().refine((u) => /^postgres(ql)?:/.test(u), "must be a postgresql:// URL"),
+  REDIS_URL: z.string().url().refine((u) => /^rediss?:/.test(u), "must be a redis:// URL"),
+  // Prefix for every BullMQ queue and rate-limit key, so two copies can share one Redis.
+  REDIS_PREFIX: z.string().min(1).default("svc"),
+  SHOPIFY_APP_URL: z.string().url(),
+  SHOPIFY_API_KEY: z.string().min(1),
+  SHOPIFY_API_SECRET: z.string().min(1),
+  SCOPES: z.string().default("read_own_subscription_contracts,write_own_subscription_contracts,read_customers,read_products,write_products"),
+  // Keys every credential hash, customer session and signed cursor/URL. Rotating it
+  // invalidates every API key, every customer session and every signed download URL.
+  SERVICE_SECRET: secret("SERVICE_SECRET"),
+  // AES-256-GCM key (64 hex chars) for secrets that must be recoverable (webhook signing secrets).
+  ENCRYPTION_KEY: z.string().regex(/^[0-9a-f]{64}$/i, "ENCRYPTION_KEY must be 64 hex characters (openssl rand -hex 32)"),
+  // When set, every request to *.myshopify.com / shopify.com is routed to the platform simulator.
+  SHOPIFY_SIMULATOR_URL: z.string().url().optional(),
+  SIMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(3100),
+  SIMULATOR_STATE_FILE: z.string().default(".data/simulator.json"),
+  EXPORTS_DIR: z.string().default(".data/exports"),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export function parseEnv(source: NodeJS.ProcessEnv): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".") || "(env)"}: ${i.message}`);
+    throw new Error(`Invalid environment configuration:\n${lines.join("\n")}\nSee README.md#configuration.`);
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+/** The checked environment, parsed on first use. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

@@ -1,0 +1,14 @@
+/** @type {import('@remix-run/dev').AppConfig} */
+export default {
+  ignoredRouteFiles: ["**/.*", "**/*.test.*"],
+  serverModuleFormat: "esm",
+  // Polaris ships JSON locales that Node's ESM loader will not import bare.
+  serverDependenciesToBundle: [/^@shopify\/polaris/],
+  future: {
+    v3_fetcherPersist: true,
+    v3_relativeSplatPath: true,
+    v3_throwAbortReason: true,
+    v3_lazyRouteDiscovery: true,
+    v3_singleFetch: false,
+  },
+};
