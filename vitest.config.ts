@@ -9,7 +9,6 @@ export default defineConfig({
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
     pool: "forks",
     maxWorkers: TEST_WORKERS,
-    minWorkers: 1,
     fileParallelism: true,
     globalSetup: ["tests/setup/global.ts"],
     setupFiles: ["tests/setup/worker-env.ts"],

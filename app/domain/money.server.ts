@@ -1,0 +1,50 @@
+// Money on the Admin API (docs/decisions/020-admin-api-read-shapes.md): amounts the mirror holds
+// in minor units with a currency are returned as { amount: decimal string, currency_code }, the
+// shape Shopify itself uses, so no client ever does float arithmetic on money. Catalogue snapshot
+// prices that the spec names `price_cents` stay integers in minor units (the mirror holds no
+// currency for them; they are a display snapshot, not a price promise).
+
+export interface Money {
+  amount: string;
+  currency_code: string;
+}
+
+// ISO 4217 minor-unit exponents that are not 2 (the mirror's *_cents columns are minor units).
+const EXPONENT: Record<string, number> = {
+  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0,
+  UYI: 0, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
+  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3,
+};
+
+export function minorUnitExponent(currencyCode: string): number {
+  return EXPONENT[currencyCode.toUpperCase()] ?? 2;
+}
+
+/** Exact decimal string for an integer (or bigint) amount of minor units. */
+export function formatMinor(minor: number | bigint, currencyCode: string): string {
+  const exp = minorUnitExponent(currencyCode);
+  let v = BigInt(minor);
+  const neg = v < 0n;
+  if (neg) v = -v;
+  const s = v.toString();
+  if (exp === 0) return (neg ? "-" : "") + s;
+  const padded = s.padStart(exp + 1, "0");
+  return `${neg ? "-" : ""}${padded.slice(0, -exp)}.${padded.slice(-exp)}`;
+}
+
+export function money(minor: number | bigint | null | undefined, currencyCode: string): Money | null {
+  if (minor === null || minor === undefined) return null;
+  return { amount: formatMinor(minor, currencyCode), currency_code: currencyCode };
+}
+
+/** Decimal string (e.g. the platform's "12.50") to integer minor units. */
+export function parseDecimalToMinor(amount: string, currencyCode: string): number {
+  const exp = minorUnitExponent(currencyCode);
+  const m = /^(-)?(\d+)(?:\.(\d+))?$/.exec(amount.trim());
+  if (!m) throw new Error(`not a decimal amount: ${amount}`);
+  const frac = (m[3] ?? "").padEnd(exp, "0").slice(0, exp);
+  const v = Number(m[2]) * 10 ** exp + (frac ? Number(frac) : 0);
+  return m[1] ? -v : v;
+}
+
+export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);

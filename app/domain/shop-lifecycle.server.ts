@@ -1,0 +1,157 @@
+// Install, uninstall and GDPR erasure of a shop's data.
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import type { Prisma } from "@prisma/client";
+import { prisma } from "../db.server";
+import { env } from "../env.server";
+import { log } from "../log.server";
+
+type Tx = Prisma.TransactionClient;
+
+/** Called after OAuth/token exchange. Reinstalling never resurrects revoked keys. */
+export async function markInstalled(domain: string): Promise<void> {
+  await prisma.shop.upsert({
+    where: { domain },
+    create: { domain, installState: "INSTALLED" },
+    update: { installState: "INSTALLED", installedAt: new Date(), uninstalledAt: null },
+  });
+}
+
+function exportFile(storageKey: string): string {
+  return path.resolve(env().EXPORTS_DIR, storageKey);
+}
+
+export async function removeExportFiles(storageKeys: (string | null)[]): Promise<void> {
+  await Promise.all(
+    storageKeys.filter((k): k is string => !!k).map((k) => rm(exportFile(k), { force: true }).catch((err) => log.warn("export file not removed", { err }))),
+  );
+}
+
+/**
+ * app/uninstalled: in ONE transaction the shop is marked uninstalled, every API key revoked,
+ * every webhook endpoint disabled (nothing deleted: reinstall + re-enable resumes) and every
+ * export deleted; the offline sessions go too. Export files are removed after the commit.
+ * `within` lets the caller run it inside its own transaction (webhook dedupe row).
+ */
+export type UninstallResult = { revokedKeys: number; disabledEndpoints: number; deletedExports: number; storageKeys: (string | null)[] };
+
+export async function uninstallShop(domain: string, within?: Tx): Promise<UninstallResult | null> {
+  const run = async (tx: Tx) => {
+    const shop = await tx.shop.findUnique({ where: { domain }, select: { id: true } });
+    await tx.session.deleteMany({ where: { shop: domain } });
+    if (!shop) return null;
+    const now = new Date();
+    await tx.shop.update({ where: { id: shop.id }, data: { installState: "UNINSTALLED", uninstalledAt: now } });
+    const keys = await tx.apiKey.updateMany({ where: { shopId: shop.id, revokedAt: null }, data: { revokedAt: now } });
+    const endpoints = await tx.webhookEndpoint.updateMany({
+      where: { shopId: shop.id, enabled: true },
+      data: { enabled: false, disabledReason: "uninstalled" },
+    });
+    const files = await tx.exportJob.findMany({ where: { shopId: shop.id }, select: { storageKey: true } });
+    const exports = await tx.exportJob.deleteMany({ where: { shopId: shop.id } });
+    return { revokedKeys: keys.count, disabledEndpoints: endpoints.count, deletedExports: exports.count, storageKeys: files.map((f) => f.storageKey) };
+  };
+  // Files are removed only once the rows are gone for good: with `within`, after the
+  // caller's commit (the caller calls removeExportFiles).
+  if (within) return run(within);
+  const result = await prisma.$transaction(run);
+  if (result) await removeExportFiles(result.storageKeys);
+  return result;
+}
+
+/** shop/redact (48 h after uninstall): every row of the shop, and its files, erased. */
+export async function redactShop(domain: string): Promise<boolean> {
+  const shop = await prisma.shop.findUnique({ where: { domain }, select: { id: true } });
+  const files = shop ? await prisma.exportJob.findMany({ where: { shopId: shop.id }, select: { storageKey: true } }) : [];
+  await prisma.$transaction(async (tx) => {
+    await tx.session.deleteMany({ where: { shop: domain } });
+    if (shop) await tx.shop.delete({ where: { id: shop.id } }); // cascades to every shop-owned table
+  });
+  await removeExportFiles(files.map((f) => f.storageKey));
+  return !!shop;
+}
+
+export type CustomerRef = { domain: string; customerGid: string; email?: string | null };
+
+/** customers/redact: everything the app holds about one customer of one shop. */
+export async function redactCustomer(ref: CustomerRef): Promise<void> {
+  const shop = await prisma.shop.findUnique({ where: { domain: ref.domain }, select: { id: true } });
+  if (!shop) return;
+  const shopId = shop.id;
+  const customerGid = ref.customerGid;
+  await prisma.$transaction(async (tx) => {
+    const contracts = await tx.contract.findMany({ where: { shopId, customerGid }, select: { contractGid: true } });
+    const gids = contracts.map((c) => c.contractGid);
+    await tx.boxSelection.deleteMany({ where: { shopId, contractGid: { in: gids } } });
+    await tx.contract.deleteMany({ where: { shopId, customerGid } });
+    await tx.notificationLogEntry.deleteMany({ where: { shopId, customerGid } });
+    await tx.notificationPreference.deleteMany({ where: { shopId, customerGid } });
+    await tx.cancelReason.deleteMany({ where: { shopId, customerGid } });
+    await tx.saveEvent.deleteMany({ where: { shopId, customerGid } });
+    await tx.winbackSend.deleteMany({ where: { shopId, customerGid } });
+    if (ref.email) {
+      const blank = { gifterName: null, gifterEmail: null, message: null };
+      await tx.gift.updateMany({ where: { shopId, gifterEmail: ref.email }, data: blank });
+      await tx.gift.updateMany({ where: { shopId, recipientEmail: ref.email }, data: { recipientName: null, recipientEmail: null, message: null } });
+    }
+  });
+}
+
+/**
+ * customers/data_request: what the app stores about the customer, for the merchant to pass on.
+ * Written as JSON under EXPORTS_DIR/data-requests/ (ids and app records only: the app keeps
+ * no customer name or address outside gifts).
+ */
+export async function customerDataReport(ref: CustomerRef & { requestId: string }): Promise<string | null> {
+  const shop = await prisma.shop.findUnique({ where: { domain: ref.domain }, select: { id: true } });
+  if (!shop) return null;
+  const where = { shopId: shop.id, customerGid: ref.customerGid };
+  const report = {
+    shop_domain: ref.domain,
+    customer_id: ref.customerGid,
+    generated_at: new Date().toISOString(),
+    subscriptions: await prisma.contract.findMany({ where, select: { contractGid: true, status: true, productTitle: true, createdAt: true } }),
+    notification_preferences: await prisma.notificationPreference.findMany({ where, select: { values: true, updatedAt: true } }),
+    notifications: await prisma.notificationLogEntry.findMany({ where, select: { event: true, status: true, createdAt: true } }),
+    cancel_reasons: await prisma.cancelReason.findMany({ where, select: { reason: true, createdAt: true } }),
+    gifts: ref.email
+      ? await prisma.gift.findMany({
+          where: { shopId: shop.id, OR: [{ gifterEmail: ref.email }, { recipientEmail: ref.email }] },
+          select: { kind: true, status: true, gifterName: true, recipientName: true, message: true, createdAt: true },
+        })
+      : [],
+  };
+  const { mkdir, writeFile } = await import("node:fs/promises");
+  const dir = path.resolve(env().EXPORTS_DIR, "data-requests", ref.domain);
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `${ref.requestId.replace(/[^\w-]/g, "_")}.json`);
+  await writeFile(file, JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2));
+  return file;
+}
+
+/** The app plan of a shop (billing). The API's plan gate sees it within 60 seconds. */
+export async function setAppPlan(domain: string, plan: "PRO" | "FREE"): Promise<void> {
+  const updated = await prisma.shop.updateMany({ where: { domain }, data: { appPlan: plan, planCheckedAt: new Date() } });
+  if (updated.count === 0) throw new Error(`No shop ${domain}`);
+}
+
+export async function shopIdFor(domain: string): Promise<string> {
+  const shop = await prisma.shop.findUnique({ where: { domain }, select: { id: true } });
+  if (!shop) throw new Error(`No shop ${domain}`);
+  return shop.id;
+}
+
+/**
+ * Records an installation: the offline session (what token exchange stores in production)
+ * and the shop row. Used by the demo seed and tests; the embedded app gets here through
+ * shopify.server's afterAuth hook instead.
+ */
+export async function recordInstallation(domain: string, accessToken: string, scope: string): Promise<void> {
+  const id = `offline_${domain}`;
+  await prisma.session.upsert({
+    where: { id },
+    create: { id, shop: domain, state: "", isOnline: false, scope, accessToken },
+    update: { accessToken, scope },
+  });
+  await markInstalled(domain);
+}

@@ -1,0 +1,274 @@
+// The six subscription writes (spec 1, "Subscription writes", "States and transitions";
+// docs/decisions/023-subscription-writes.md). Each one:
+//   1. proves ownership against the mirror (service-created contract of this shop), else 404;
+//   2. validates its input and the target (pre-mutation: nothing spent, nothing called);
+//   3. calls `beforeMutation` (the idempotency claim), then the one platform mutation;
+//   4. maps a platform refusal mechanically (field -> 400 invalid_request, none -> 409);
+//   5. reconciles the mirror and answers the receipt; if the reconcile fails, the receipt
+//      carries the pre-write mirror values (still 200).
+// Writes record no event: the inbound subscription_contracts/update webhook announces the change.
+import { ApiError } from "../errors";
+import { log } from "../log.server";
+import { prisma } from "../db.server";
+import { platformFor } from "../platform/index.server";
+import { isPlatformError, toApiErrorCode } from "../platform/errors";
+import type { PlatformLine, ShopifyPort } from "../platform/port";
+import { reconcileContract } from "./mirror.server";
+import { iso, money, parseDecimalToMinor } from "./money.server";
+import { scheduleForContract } from "./plans.server";
+import { isGid, parseIsoTimestamp } from "./query.server";
+import { addMonths, rescheduleTarget, skipTarget, FIVE_YEARS_MONTHS } from "./schedule.server";
+import { contractNotFound, findOwnedContract, lineJson, type LineJson, type OwnedContract } from "./subscriptions.server";
+
+export type WriteAction = "pause" | "resume" | "cancel" | "skip" | "reschedule" | "update_line";
+
+export interface WriteReceipt {
+  id: string;
+  contract_id: string;
+  action: WriteAction;
+  previous_status: string;
+  status: string;
+  next_billing_at: string | null;
+  line: LineJson | null;
+}
+
+export interface WriteContext {
+  shopId: string;
+  shopDomain: string;
+  contractGid: string;
+  /** The idempotency claim; called after validation, right before the platform mutation. */
+  beforeMutation?: () => Promise<void>;
+  now?: Date;
+}
+
+function platformFailure(err: unknown): unknown {
+  if (!isPlatformError(err)) return err;
+  const code = toApiErrorCode(err);
+  if (code === "internal_error") {
+    log.error("platform unavailable during a subscription write", { err });
+    return new ApiError("internal_error", "The platform did not answer. Retry later (a new Idempotency-Key runs the write again).");
+  }
+  if (code === "invalid_request" && err.field?.length) {
+    return new ApiError("invalid_request", `The platform refused ${err.field.join(".")}: ${err.message}`);
+  }
+  return new ApiError(code, err.message);
+}
+
+async function owned(ctx: WriteContext): Promise<OwnedContract> {
+  const c = await findOwnedContract(ctx.shopId, ctx.contractGid);
+  if (!c) throw contractNotFound(ctx.contractGid);
+  return c;
+}
+
+async function port(ctx: WriteContext): Promise<ShopifyPort> {
+  try {
+    return await platformFor(ctx.shopDomain);
+  } catch (err) {
+    throw platformFailure(err);
+  }
+}
+
+async function mutate<T>(ctx: WriteContext, fn: () => Promise<T>): Promise<T> {
+  await ctx.beforeMutation?.();
+  try {
+    return await fn();
+  } catch (err) {
+    throw platformFailure(err);
+  }
+}
+
+/** Re-read the contract into the mirror; null when that failed (the receipt then uses `before`). */
+async function reconciled(ctx: WriteContext): Promise<OwnedContract | null> {
+  try {
+    await reconcileContract(ctx.shopDomain, ctx.contractGid);
+    return await findOwnedContract(ctx.shopId, ctx.contractGid);
+  } catch (err) {
+    log.warn("mirror reconcile after a write failed; answering with pre-write values", { err, contract: ctx.contractGid });
+    return null;
+  }
+}
+
+function receipt(action: WriteAction, before: OwnedContract, after: OwnedContract | null, line: LineJson | null = null): WriteReceipt {
+  const c = after ?? before;
+  return {
+    id: before.contractGid,
+    contract_id: before.contractGid,
+    action,
+    previous_status: before.status,
+    status: c.status,
+    next_billing_at: iso(c.nextBillingAt),
+    line,
+  };
+}
+
+const conflict = (message: string) => new ApiError("state_conflict", message);
+
+export async function pauseSubscription(ctx: WriteContext): Promise<WriteReceipt> {
+  const before = await owned(ctx);
+  const p = await port(ctx);
+  await mutate(ctx, () => p.pauseContract(ctx.contractGid)); // already paused: a no-op success
+  return receipt("pause", before, await reconciled(ctx));
+}
+
+export async function resumeSubscription(ctx: WriteContext): Promise<WriteReceipt> {
+  const before = await owned(ctx);
+  const p = await port(ctx);
+  await mutate(ctx, () => p.activateContract(ctx.contractGid));
+  return receipt("resume", before, await reconciled(ctx));
+}
+
+export async function cancelSubscription(ctx: WriteContext): Promise<WriteReceipt> {
+  const before = await owned(ctx);
+  // Cancelled is terminal (and so is expired): 409 whatever the platform would say to a repeat.
+  if (before.status === "CANCELLED" || before.status === "EXPIRED") {
+    throw conflict(`The subscription is already ${before.status.toLowerCase()}.`);
+  }
+  const p = await port(ctx);
+  await mutate(ctx, () => p.cancelContract(ctx.contractGid)); // the platform's own refusal maps to 409 too
+  return receipt("cancel", before, await reconciled(ctx));
+}
+
+async function scheduleOf(ctx: WriteContext, c: OwnedContract) {
+  const s = await scheduleForContract(ctx.shopId, c);
+  if (!s) throw conflict("The contract's billing interval is unknown, so its next charge cannot be moved.");
+  return s;
+}
+
+/** Moves the next charge one billing interval later (the next anchor on an anchored plan). */
+export async function skipSubscription(ctx: WriteContext): Promise<WriteReceipt> {
+  const before = await owned(ctx);
+  if (before.status !== "ACTIVE") throw conflict(`Only an active subscription can skip a charge (this one is ${before.status}).`);
+  if (!before.nextBillingAt) throw conflict("The subscription has no upcoming charge to skip.");
+  const target = skipTarget(before.nextBillingAt, await scheduleOf(ctx, before));
+  const p = await port(ctx);
+  await mutate(ctx, () => p.setNextBillingDate(ctx.contractGid, target.toISOString()));
+  return receipt("skip", before, await reconciled(ctx));
+}
+
+/** Parses and checks a reschedule body: a future ISO 8601 timestamp within five years. */
+export function parseRescheduleDate(body: unknown, now = new Date()): Date {
+  const raw = body && typeof body === "object" ? (body as Record<string, unknown>).next_billing_at : undefined;
+  if (raw === undefined || raw === null) throw new ApiError("invalid_request", "next_billing_at is required (an ISO 8601 timestamp).");
+  const d = typeof raw === "string" ? parseIsoTimestamp(raw) : null;
+  if (!d) throw new ApiError("invalid_request", `next_billing_at ${JSON.stringify(raw)} is not an ISO 8601 timestamp (e.g. 2026-03-01T00:00:00Z).`);
+  if (d.getTime() <= now.getTime()) throw new ApiError("invalid_request", "next_billing_at must be in the future.");
+  if (d.getTime() > addMonths(now, FIVE_YEARS_MONTHS).getTime()) throw new ApiError("invalid_request", "next_billing_at must be within five years.");
+  return d;
+}
+
+/** Sets the next charge to the date (the first anchor on or after it on an anchored plan). */
+export async function rescheduleSubscription(ctx: WriteContext & { body: unknown }): Promise<WriteReceipt> {
+  const requested = parseRescheduleDate(ctx.body, ctx.now);
+  const before = await owned(ctx);
+  if (before.status !== "ACTIVE") throw conflict(`Only an active subscription can be rescheduled (this one is ${before.status}).`);
+  const target = rescheduleTarget(requested, await scheduleOf(ctx, before));
+  const p = await port(ctx);
+  await mutate(ctx, () => p.setNextBillingDate(ctx.contractGid, target.toISOString()));
+  return receipt("reschedule", before, await reconciled(ctx));
+}
+
+export interface LineChange {
+  quantity?: number;
+  variantId?: string;
+}
+
+export function parseLineChange(body: unknown): LineChange {
+  if (!body || typeof body !== "object" || Array.isArray(body)) {
+    throw new ApiError("invalid_request", "Send a JSON object with quantity and/or variant_id.");
+  }
+  const b = body as Record<string, unknown>;
+  const unknownField = Object.keys(b).find((k) => k !== "quantity" && k !== "variant_id");
+  if (unknownField) throw new ApiError("invalid_request", `${unknownField} cannot be changed on a line (only quantity and variant_id).`);
+  const change: LineChange = {};
+  if (b.quantity !== undefined && b.quantity !== null) {
+    if (typeof b.quantity !== "number" || !Number.isInteger(b.quantity) || b.quantity < 1 || b.quantity > 100_000) {
+      throw new ApiError("invalid_request", `quantity ${JSON.stringify(b.quantity)} is not an integer >= 1.`);
+    }
+    change.quantity = b.quantity;
+  }
+  if (b.variant_id !== undefined && b.variant_id !== null) {
+    if (!isGid(b.variant_id, "ProductVariant")) {
+      throw new ApiError("invalid_request", `variant_id ${JSON.stringify(b.variant_id)} is not a variant id (gid://shopify/ProductVariant/<number>).`);
+    }
+    change.variantId = b.variant_id;
+  }
+  if (change.quantity === undefined && change.variantId === undefined) {
+    throw new ApiError("invalid_request", "Nothing to change: send quantity and/or variant_id.");
+  }
+  return change;
+}
+
+/** Optional port capability (Shopify: sellingPlanGroup.appliesToProductVariant). */
+interface VariantMembershipPort {
+  sellingPlanGroupAppliesToVariant?(groupGid: string, variantGid: string): Promise<boolean>;
+}
+
+/**
+ * Whether `variantGid` is sold on the selling plan group. The platform answers when the port
+ * offers the check; otherwise the mirror's knowledge of the group decides: the variants of its
+ * bundle boxes, its Mix & Match catalogue, and the lines of its contracts.
+ */
+export async function variantInGroup(p: ShopifyPort, shopId: string, groupGid: string, variantGid: string): Promise<boolean> {
+  const check = (p as ShopifyPort & VariantMembershipPort).sellingPlanGroupAppliesToVariant;
+  if (typeof check === "function") return check.call(p, groupGid, variantGid);
+  const [hit] = await prisma.$queryRaw<Array<{ hit: number }>>`
+    SELECT 1 AS hit FROM selling_plan_groups g
+    WHERE g.shop_id = ${shopId} AND g.group_gid = ${groupGid} AND (
+      EXISTS (SELECT 1 FROM bundles b JOIN bundle_boxes bx ON bx.bundle_id = b.id JOIN bundle_box_items i ON i.box_id = bx.id
+              WHERE b.group_id = g.id AND i.variant_gid = ${variantGid})
+      OR EXISTS (SELECT 1 FROM mix_match_plans m JOIN mix_match_categories mc ON mc.plan_id = m.id JOIN mix_match_entries e ON e.category_id = mc.id
+              WHERE m.group_id = g.id AND e.variant_gid = ${variantGid})
+      OR EXISTS (SELECT 1 FROM contracts c JOIN contract_lines l ON l.contract_id = c.id
+              WHERE c.shop_id = g.shop_id AND c.selling_plan_group_gid = g.group_gid AND l.variant_gid = ${variantGid})
+    ) LIMIT 1`;
+  return Boolean(hit);
+}
+
+async function lineGroupGid(shopId: string, c: OwnedContract, sellingPlanGid: string | null): Promise<string | null> {
+  if (sellingPlanGid) {
+    const plan = await prisma.sellingPlan.findFirst({
+      where: { sellingPlanGid, group: { shopId } },
+      select: { group: { select: { groupGid: true } } },
+    });
+    if (plan) return plan.group.groupGid;
+  }
+  return c.sellingPlanGroupGid;
+}
+
+function platformLineJson(l: PlatformLine, currencyCode: string): LineJson {
+  return {
+    line_id: l.id,
+    product_id: l.productId,
+    variant_id: l.variantId,
+    title: l.title,
+    variant_title: l.variantTitle,
+    quantity: l.quantity,
+    price: money(parseDecimalToMinor(l.priceAmount, currencyCode), currencyCode)!,
+    selling_plan_id: l.sellingPlanId,
+  };
+}
+
+/** Edits one line through the platform's draft flow (all or nothing); the line keeps its plan. */
+export async function updateSubscriptionLine(ctx: WriteContext & { lineGid: string; body: unknown }): Promise<WriteReceipt> {
+  const change = parseLineChange(ctx.body);
+  const before = await owned(ctx);
+  const line = before.lines.find((l) => l.lineGid === ctx.lineGid);
+  if (!line) throw new ApiError("not_found", `No line ${ctx.lineGid} on subscription ${ctx.contractGid}`);
+  const p = await port(ctx);
+  if (change.variantId && change.variantId !== line.variantGid) {
+    const group = await lineGroupGid(ctx.shopId, before, line.sellingPlanGid);
+    if (!group || !(await variantInGroup(p, ctx.shopId, group, change.variantId))) {
+      throw new ApiError("invalid_request", `variant_id ${change.variantId} is not offered by the line's selling plan group.`);
+    }
+  }
+  const updated = await mutate(ctx, () => p.updateLine(ctx.contractGid, ctx.lineGid, change));
+  const after = await reconciled(ctx);
+  let lineOut: LineJson;
+  if (after) {
+    const mirrored = after.lines.find((l) => l.lineGid === updated.id);
+    lineOut = mirrored ? lineJson(mirrored, after.currencyCode) : platformLineJson(updated, after.currencyCode);
+  } else {
+    lineOut = lineJson(line, before.currencyCode); // pre-write values (rule 6)
+  }
+  return receipt("update_line", before, after, lineOut);
+}

@@ -1,0 +1,212 @@
+// Subscription reads over the contract mirror (spec 1: Subscription (mirror row), GET
+// /subscriptions, GET /subscriptions/{contract_gid}). Only contracts created by the service are
+// visible; any other contract is the same 404 as an unknown id.
+import { Prisma } from "@prisma/client";
+import { prisma } from "../db.server";
+import { ApiError } from "../errors";
+import { money, iso, type Money } from "./money.server";
+import { afterSql, type PageRequest, type PageResult, type Keyset } from "./paging.server";
+import { enumParam, gidParam, timestampParam, type Query } from "./query.server";
+import { giftJson, type GiftJson } from "./gifts.server";
+
+export const SUBSCRIPTION_FILTER_STATUSES = ["ACTIVE", "PAUSED", "CANCELLED", "EXPIRED"] as const;
+export type SubscriptionFilterStatus = (typeof SUBSCRIPTION_FILTER_STATUSES)[number];
+
+export interface SubscriptionFilters {
+  status?: SubscriptionFilterStatus;
+  /** Matches selling_plan_group_id. */
+  planId?: string;
+  customerId?: string;
+  updatedAfter?: Date;
+}
+
+export interface ReadContext {
+  shopId: string;
+  /** The key holds read:customers (protected customer data may be returned). */
+  canReadCustomers: boolean;
+}
+
+export function parseSubscriptionFilters(q: Query): SubscriptionFilters {
+  return {
+    status: enumParam(q, "status", SUBSCRIPTION_FILTER_STATUSES),
+    planId: gidParam(q, "plan_id", "SellingPlanGroup"),
+    customerId: gidParam(q, "customer_id", "Customer"),
+    updatedAfter: timestampParam(q, "updated_after"),
+  };
+}
+
+export interface SubscriptionJson {
+  contract_id: string;
+  status: string;
+  next_billing_at: string | null;
+  selling_plan_group_id: string | null;
+  selling_plan_id: string | null;
+  customer_id: string;
+  currency_code: string;
+  charge_amount: Money | null;
+  monthly_amount: Money | null;
+  billing_interval: string | null;
+  billing_interval_count: number | null;
+  product_title: string | null;
+  frequency_label: string | null;
+  order_name: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LineJson {
+  line_id: string;
+  product_id: string | null;
+  variant_id: string | null;
+  title: string;
+  variant_title: string | null;
+  quantity: number;
+  price: Money;
+  selling_plan_id: string | null;
+}
+
+export interface SubscriptionDetailJson extends SubscriptionJson {
+  lines: LineJson[];
+  gift: GiftJson | null;
+}
+
+/** The columns one list row needs, in SQL names (also what bench/admin.ts issues with pg). */
+export const SUBSCRIPTION_COLUMNS =
+  "id, contract_gid, status, next_billing_at, selling_plan_gid, selling_plan_group_gid, customer_gid, currency_code, " +
+  "charge_amount_cents, monthly_amount_cents, billing_interval, billing_interval_count, product_title, " +
+  "frequency_label, order_name, created_at, updated_at";
+
+export interface ContractRow {
+  id: string;
+  contract_gid: string;
+  status: string;
+  next_billing_at: Date | null;
+  selling_plan_gid: string | null;
+  selling_plan_group_gid: string | null;
+  customer_gid: string;
+  currency_code: string;
+  charge_amount_cents: number | null;
+  monthly_amount_cents: number | null;
+  billing_interval: string | null;
+  billing_interval_count: number | null;
+  product_title: string | null;
+  frequency_label: string | null;
+  order_name: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+// customer_id is a pseudonymous platform id, not protected customer data (names, e-mails, gift
+// messages): it is returned at read:subscriptions, as on notification rows and as the
+// customer_id filter already implies (docs/decisions/020-admin-api-read-shapes.md).
+export function subscriptionJson(r: ContractRow): SubscriptionJson {
+  return {
+    contract_id: r.contract_gid,
+    status: r.status,
+    next_billing_at: iso(r.next_billing_at),
+    selling_plan_group_id: r.selling_plan_group_gid,
+    selling_plan_id: r.selling_plan_gid,
+    customer_id: r.customer_gid,
+    currency_code: r.currency_code,
+    charge_amount: money(r.charge_amount_cents, r.currency_code),
+    monthly_amount: money(r.monthly_amount_cents, r.currency_code),
+    billing_interval: r.billing_interval,
+    billing_interval_count: r.billing_interval_count,
+    product_title: r.product_title,
+    frequency_label: r.frequency_label,
+    order_name: r.order_name,
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+  };
+}
+
+/** The WHERE clause of the list (shared with the bench's direct-pg floor). */
+export function subscriptionWhere(shopId: string, f: SubscriptionFilters, after: Keyset | null): Prisma.Sql {
+  const parts: Prisma.Sql[] = [Prisma.sql`shop_id = ${shopId} AND created_by_service`];
+  if (f.status) parts.push(Prisma.sql`status = ${f.status}::"ContractStatus"`);
+  if (f.planId) parts.push(Prisma.sql`selling_plan_group_gid = ${f.planId}`);
+  if (f.customerId) parts.push(Prisma.sql`customer_gid = ${f.customerId}`);
+  if (f.updatedAfter) parts.push(Prisma.sql`updated_at > ${f.updatedAfter}`);
+  return Prisma.sql`${Prisma.join(parts, " AND ")}${afterSql(after)}`;
+}
+
+export async function listSubscriptions(
+  ctx: ReadContext & { filters: SubscriptionFilters; page: PageRequest },
+): Promise<PageResult<SubscriptionJson>> {
+  const { limit, after } = ctx.page;
+  const rows = await prisma.$queryRaw<ContractRow[]>`
+    SELECT ${Prisma.raw(SUBSCRIPTION_COLUMNS)} FROM contracts
+    WHERE ${subscriptionWhere(ctx.shopId, ctx.filters, after)}
+    ORDER BY created_at DESC, id DESC
+    LIMIT ${limit + 1}`;
+  const more = rows.length > limit;
+  const slice = more ? rows.slice(0, limit) : rows;
+  const last = slice[slice.length - 1];
+  return {
+    data: slice.map(subscriptionJson),
+    next: more && last ? { createdAt: last.created_at, id: last.id } : null,
+  };
+}
+
+/** The mirror row of a service-created contract of this shop, or null (the 404 case). */
+export async function findOwnedContract(shopId: string, contractGid: string) {
+  return prisma.contract.findFirst({
+    where: { shopId, contractGid, createdByService: true },
+    include: { lines: { orderBy: [{ position: "asc" }, { id: "asc" }] } },
+  });
+}
+
+export type OwnedContract = NonNullable<Awaited<ReturnType<typeof findOwnedContract>>>;
+
+export function contractNotFound(contractGid: string): ApiError {
+  return new ApiError("not_found", `No subscription ${contractGid}`);
+}
+
+export function lineJson(
+  l: { lineGid: string; productGid: string | null; variantGid: string | null; title: string; variantTitle: string | null; quantity: number; priceCents: number; sellingPlanGid: string | null },
+  currencyCode: string,
+): LineJson {
+  return {
+    line_id: l.lineGid,
+    product_id: l.productGid,
+    variant_id: l.variantGid,
+    title: l.title,
+    variant_title: l.variantTitle,
+    quantity: l.quantity,
+    price: money(l.priceCents, currencyCode)!,
+    selling_plan_id: l.sellingPlanGid,
+  };
+}
+
+export function contractToRow(c: OwnedContract): ContractRow {
+  return {
+    id: c.id,
+    contract_gid: c.contractGid,
+    status: c.status,
+    next_billing_at: c.nextBillingAt,
+    selling_plan_gid: c.sellingPlanGid,
+    selling_plan_group_gid: c.sellingPlanGroupGid,
+    customer_gid: c.customerGid,
+    currency_code: c.currencyCode,
+    charge_amount_cents: c.chargeAmountCents,
+    monthly_amount_cents: c.monthlyAmountCents,
+    billing_interval: c.billingInterval,
+    billing_interval_count: c.billingIntervalCount,
+    product_title: c.productTitle,
+    frequency_label: c.frequencyLabel,
+    order_name: c.orderName,
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
+  };
+}
+
+export async function getSubscription(ctx: ReadContext & { contractGid: string }): Promise<SubscriptionDetailJson> {
+  const c = await findOwnedContract(ctx.shopId, ctx.contractGid);
+  if (!c) throw contractNotFound(ctx.contractGid);
+  const gift = await prisma.gift.findUnique({ where: { contractId: c.id } });
+  return {
+    ...subscriptionJson(contractToRow(c)),
+    lines: c.lines.map((l) => lineJson(l, c.currencyCode)),
+    gift: gift && gift.shopId === ctx.shopId ? giftJson({ ...gift, contractGid: c.contractGid }, ctx.canReadCustomers) : null,
+  };
+}

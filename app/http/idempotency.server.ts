@@ -1,0 +1,230 @@
+// Idempotency of the subscription writes (spec 1, "Idempotency"; docs/decisions/021-idempotency.md).
+//
+// The kernel (app/http/kernel.server.ts) calls `idempotencyHook` for every route with
+// `requiresIdempotencyKey`, after auth, plan gate, scopes, input validation and the header check,
+// so none of those ever touches a key. The Admin surface passes it as
+// createSurface(..., { idempotency: idempotencyHook }). The write handler hands
+// `beforeMutation` (below) to the domain write, which calls it after its own validation and
+// ownership checks and right before the platform mutation.
+//
+//   1. A completed record under (shop, key): same request hash -> its stored response, byte for
+//      byte, with `Idempotency-Replayed: true` (failures and 500s too); different hash -> 409
+//      idempotency_conflict. A record still in flight -> 409 idempotency_conflict.
+//   2. No record: the handler runs. Validation failures thrown before beforeMutation() never
+//      claim the key, so they do not spend it (fix and retry with the same key).
+//   3. beforeMutation() claims the key with INSERT ... ON CONFLICT DO NOTHING on the unique
+//      (shop_id, key): the database, not a read-then-write race, decides the single winner.
+//      A loser re-reads the row: same request completed -> replay; otherwise 409.
+//   4. Once claimed, whatever the handler's Response is, it is stored and returned.
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createHash, randomUUID } from "node:crypto";
+import { prisma } from "../db.server";
+import { ApiError } from "../errors";
+import { log } from "../log.server";
+import { errorResult, type IdempotencyHook } from "./kernel.server";
+import type { RouteResult } from "./route";
+
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+export const REPLAYED_HEADER = "Idempotency-Replayed";
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+const KEY_RE = /^[\x20-\x7e]{1,255}$/;
+
+/** The request's Idempotency-Key (the kernel checks the same rule before calling the hook): 1..255 printable ASCII characters, else 400 invalid_request. */
+export function requireIdempotencyKey(request: Request | Headers): string {
+  const headers = request instanceof Headers ? request : request.headers;
+  const key = headers.get(IDEMPOTENCY_HEADER);
+  if (key === null || key === "") {
+    throw new ApiError("invalid_request", `The ${IDEMPOTENCY_HEADER} header is required on subscription writes (any unique string, up to 255 printable ASCII characters).`);
+  }
+  if (!KEY_RE.test(key)) {
+    throw new ApiError("invalid_request", `The ${IDEMPOTENCY_HEADER} header must be 1 to 255 printable ASCII characters.`);
+  }
+  return key;
+}
+
+/** JSON with object keys sorted at every depth (array order kept): key order never matters. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(",")}]`;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(",")}}`;
+}
+
+function canonicalPath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/** sha256 over method, path (percent-decoded) and the canonical JSON body ("" when none). */
+export function requestHash(method: string, path: string, rawBody: string): string {
+  let body = "";
+  if (rawBody.trim() !== "") {
+    try {
+      body = canonicalJson(JSON.parse(rawBody));
+    } catch {
+      body = `raw:${rawBody}`;
+    }
+  }
+  return createHash("sha256").update(method.toUpperCase()).update("\n").update(canonicalPath(path)).update("\n").update(body).digest("hex");
+}
+
+interface StoredRecord {
+  id: string;
+  requestHash: string;
+  responseStatus: number | null;
+  responseHeaders: unknown;
+  responseBody: string | null;
+  createdAt: Date;
+}
+
+interface Scope {
+  shopId: string;
+  key: string;
+  hash: string;
+  claimId: string | null;
+  /** Set when beforeMutation() lost the claim to an identical, completed request. */
+  replay: StoredRecord | null;
+}
+
+const als = new AsyncLocalStorage<Scope>();
+
+function replayResult(r: StoredRecord): RouteResult {
+  const headers: Record<string, string> = { ...((r.responseHeaders ?? {}) as Record<string, string>), [REPLAYED_HEADER]: "true" };
+  // The stored text is what JSON.stringify produced; parse + stringify gives the same bytes back.
+  let body: unknown = null;
+  try {
+    body = r.responseBody ? JSON.parse(r.responseBody) : null;
+  } catch {
+    body = null;
+  }
+  return { status: r.responseStatus ?? 500, headers, body };
+}
+
+const conflictDifferent = () =>
+  new ApiError("idempotency_conflict", "This Idempotency-Key was already used for a different request. Use a new key for a new request.");
+const conflictInFlight = () =>
+  new ApiError("idempotency_conflict", "A request with this Idempotency-Key is still in progress. Retry later to receive its outcome.");
+
+async function findRecord(shopId: string, key: string): Promise<StoredRecord | null> {
+  const r = await prisma.idempotencyRecord.findUnique({
+    where: { shopId_key: { shopId, key } },
+    select: { id: true, requestHash: true, responseStatus: true, responseHeaders: true, responseBody: true, createdAt: true },
+  });
+  if (r && Date.now() - r.createdAt.getTime() > IDEMPOTENCY_TTL_MS) {
+    // Past retention but not yet swept: forgotten. Delete exactly that row (a fresh claim by a
+    // concurrent request has another id and survives).
+    await prisma.idempotencyRecord.deleteMany({ where: { id: r.id } });
+    return null;
+  }
+  return r;
+}
+
+/** What a record means for a request with `hash`: a replay, or a conflict to throw. */
+function resolveExisting(r: StoredRecord, hash: string): RouteResult | ApiError {
+  if (r.requestHash !== hash) return conflictDifferent();
+  if (r.responseStatus === null) return conflictInFlight();
+  return replayResult(r);
+}
+
+export interface IdempotentRequest {
+  shopId: string;
+  key: string;
+  method: string;
+  /** The request path (as in the URL; it is percent-decoded for hashing). */
+  path: string;
+  /** Exact body text ("" when none); hashed as canonical JSON. */
+  rawBody: string;
+  /** Stored with the outcome: a replay answers with the first request's id (body and header agree). */
+  requestId: string;
+}
+
+/**
+ * Runs `run` under the key. Conflicts found before running are thrown (ApiError
+ * idempotency_conflict). Once the key is claimed, any outcome of `run` (result, ApiError, crash
+ * as 500 internal_error) is stored and returned, so failures replay too.
+ */
+export async function withIdempotency(req: IdempotentRequest, run: () => Promise<RouteResult>): Promise<RouteResult> {
+  const hash = requestHash(req.method, req.path, req.rawBody);
+  const existing = await findRecord(req.shopId, req.key);
+  if (existing) {
+    const outcome = resolveExisting(existing, hash);
+    if (outcome instanceof ApiError) throw outcome;
+    return outcome;
+  }
+  const scope: Scope = { shopId: req.shopId, key: req.key, hash, claimId: null, replay: null };
+  let result: RouteResult;
+  try {
+    result = await als.run(scope, run);
+  } catch (err) {
+    if (scope.replay) return replayResult(scope.replay);
+    if (!scope.claimId) throw err; // failed before the claim: the key is not spent
+    result = errorResult(err, req.requestId);
+  }
+  if (scope.replay) return replayResult(scope.replay);
+  if (!scope.claimId) return result;
+  const headers: Record<string, string> = { ...(result.headers ?? {}), "X-Service-Request-Id": req.requestId };
+  await complete(scope.claimId, result.status ?? 200, headers, JSON.stringify(result.body ?? null));
+  return { ...result, headers };
+}
+
+/** The kernel's IdempotencyHook for the Admin API subscription writes. */
+export const idempotencyHook: IdempotencyHook = ({ ctx, idempotencyKey }, run) =>
+  withIdempotency(
+    {
+      shopId: ctx.shop.id,
+      key: idempotencyKey,
+      method: ctx.request.method,
+      path: new URL(ctx.request.url).pathname,
+      rawBody: ctx.rawBody,
+      requestId: ctx.requestId,
+    },
+    run,
+  );
+
+async function complete(id: string, status: number, headers: Record<string, string>, body: string): Promise<void> {
+  try {
+    await prisma.idempotencyRecord.update({
+      where: { id },
+      data: { responseStatus: status, responseHeaders: headers, responseBody: body, completedAt: new Date() },
+    });
+  } catch (err) {
+    log.error("idempotency: could not store outcome", { err, recordId: id });
+  }
+}
+
+/**
+ * Claims the current request's key; call right before the mutation. Outside withIdempotency
+ * (domain tests, CLI) it does nothing. Throws ApiError idempotency_conflict when another request
+ * holds the key (the kernel renders it; withIdempotency swaps in a replay when the holder was
+ * the identical request and has completed).
+ */
+export async function beforeMutation(): Promise<void> {
+  const scope = als.getStore();
+  if (!scope || scope.claimId) return;
+  const id = `idem_${randomUUID()}`;
+  const inserted = await prisma.$executeRaw`
+    INSERT INTO idempotency_records (id, shop_id, key, request_hash, created_at)
+    VALUES (${id}, ${scope.shopId}, ${scope.key}, ${scope.hash}, (now() AT TIME ZONE 'UTC'))
+    ON CONFLICT (shop_id, key) DO NOTHING`;
+  if (inserted === 1) {
+    scope.claimId = id;
+    return;
+  }
+  const holder = await findRecord(scope.shopId, scope.key);
+  if (!holder) throw conflictInFlight(); // swept between our insert and read: let the client retry
+  const outcome = resolveExisting(holder, scope.hash);
+  if (outcome instanceof ApiError) throw outcome;
+  scope.replay = holder;
+  throw conflictInFlight(); // replaced by the replay in withIdempotency
+}
+
+/** The daily sweep: forget keys created before `olderThan` (default: 24 hours ago). */
+export async function forgetIdempotencyKeys(olderThan: Date = new Date(Date.now() - IDEMPOTENCY_TTL_MS)): Promise<number> {
+  const { count } = await prisma.idempotencyRecord.deleteMany({ where: { createdAt: { lt: olderThan } } });
+  return count;
+}

@@ -1,0 +1,194 @@
+// The API kernel: one function per surface turns a Request into a Response. Order of checks
+// (spec 1; identical on every surface):
+//   preflight (CORS surfaces) → credential (401s) → origin allowlist → customer session →
+//   plan gate (403) → rate limit (429) → route (404 / 405) → scopes (403) → validation (400) →
+//   Idempotency-Key → handler.
+// Every failure, thrown anywhere below, leaves as the one error envelope with the request id.
+import type { Redis } from "ioredis";
+import type { z } from "zod";
+import { ApiError, type ErrorCode } from "../errors";
+import { log } from "../log.server";
+import type { KeyKind, Scope } from "../domain/keys.server";
+import { planAllowsApi } from "../domain/shops.server";
+import { authenticateRequest, authenticateSession } from "./auth.server";
+import { readBody } from "./body.server";
+import { allowOrigin, isPreflight, preflightHeaders, shopAllowsOrigin } from "./cors.server";
+import { errorEnvelope, errorResponse, jsonResponse } from "./envelope.server";
+import { rateLimitHeaders, takeToken, type BucketPolicy } from "./rate-limit.server";
+import { newRequestId } from "./request-id.server";
+import { compileRoutes, matchRoute, type AnyRoute, type RouteContext, type RouteResult, type RouteTable } from "./route";
+
+export interface SurfaceConfig {
+  name: "admin" | "storefront" | "customer";
+  /** e.g. "/api/admin/v1" */
+  basePath: string;
+  /** Human name used in messages, e.g. "Admin API". */
+  label: string;
+  keyKind: KeyKind;
+  bucket: BucketPolicy;
+  cors: boolean;
+  /** Customer API: X-Service-Session required except on routes with session: false. */
+  customerSession: boolean;
+  /** Customer API: Cache-Control: no-store on every response. */
+  noStore: boolean;
+}
+
+/**
+ * Where idempotency plugs in (spec 1, Idempotency; app/http/idempotency.server.ts). Called only
+ * for routes with requiresIdempotencyKey, after every validation (so those never spend a key),
+ * with a valid header value. It must call `run` at most once and may instead return a stored
+ * result (adding `Idempotency-Replayed: true`). `run` throws ApiError on failure; use
+ * errorResult() to turn a failure into a storable result so failures replay too.
+ */
+export type IdempotencyHook = (
+  input: { ctx: RouteContext<unknown, unknown, unknown>; route: AnyRoute; idempotencyKey: string },
+  run: () => Promise<RouteResult>,
+) => Promise<RouteResult>;
+
+export interface KernelOptions {
+  idempotency?: IdempotencyHook;
+  /** Rate-limit clock in ms (tests freeze it); default Redis server time. */
+  now?: () => number;
+  redis?: Redis;
+}
+
+export interface Surface {
+  config: SurfaceConfig;
+  table: RouteTable;
+  handle(request: Request): Promise<Response>;
+}
+
+const IDEMPOTENCY_KEY_RE = /^[\x20-\x7e]{1,255}$/;
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** A failure as a storable handler result (the idempotency layer replays failures verbatim). */
+export function errorResult(err: unknown, requestId: string): RouteResult {
+  const e = toApiError(err, requestId);
+  return { status: e.status, body: errorEnvelope(e.code, e.message, requestId), headers: e.headers };
+}
+
+function toApiError(err: unknown, requestId: string): ApiError {
+  if (err instanceof ApiError) return err;
+  log.error("unhandled error in API request", { request_id: requestId, err: err instanceof Error ? err : new Error(String(err)) });
+  return new ApiError("internal_error", "An internal error occurred. Quote the request id when contacting support.");
+}
+
+function validate<T>(schema: z.ZodType | undefined, value: unknown, where: string): T {
+  if (!schema) return value as T;
+  const r = schema.safeParse(value);
+  if (r.success) return r.data as T;
+  const issue = r.error.issues[0];
+  const field = [where, ...issue.path.map(String)].join(".");
+  throw new ApiError("invalid_request", `${field}: ${issue.message}`);
+}
+
+export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[], options: KernelOptions = {}): Surface {
+  const table = compileRoutes(routes);
+  const methods = [...new Set(routes.map((r) => r.method))];
+
+  async function handle(request: Request): Promise<Response> {
+    const requestId = newRequestId();
+    const headers = new Headers({ "X-Service-Request-Id": requestId });
+    if (config.noStore) headers.set("Cache-Control", "no-store");
+    const origin = config.cors ? request.headers.get("origin") : null;
+    if (config.cors) headers.set("Vary", "Origin");
+
+    try {
+      if (config.cors && origin && isPreflight(request)) {
+        preflightHeaders(headers, origin, methods);
+        return new Response(null, { status: 204, headers });
+      }
+      // Until the shop is known, let the calling page read the (error) answer; decision 013.
+      if (origin) allowOrigin(headers, origin);
+
+      const url = new URL(request.url);
+      let rel: string | null = null;
+      if (url.pathname === config.basePath) rel = "";
+      else if (url.pathname.startsWith(config.basePath + "/")) rel = url.pathname.slice(config.basePath.length);
+      const method = request.method.toUpperCase();
+      const match = rel === null ? ({ kind: "not_found" } as const) : matchRoute(table, method, rel);
+
+      // 1. credential
+      const principal = await authenticateRequest(request, config.keyKind, config.label);
+      if (origin && !shopAllowsOrigin(origin, principal.shop)) {
+        headers.delete("Access-Control-Allow-Origin");
+        headers.delete("Access-Control-Expose-Headers");
+        throw new ApiError("forbidden", `Origin ${origin} is not on this shop's allowlist.`);
+      }
+      // 2. customer session
+      let customerId: string | undefined;
+      if (config.customerSession && !(match.kind === "found" && match.route.session === false)) {
+        customerId = authenticateSession(request, principal);
+      }
+      // 3. plan gate (above scope, spec 1 rule 4)
+      if (!planAllowsApi(principal.shop)) {
+        throw new ApiError("plan_upgrade_required", "The Developer API requires the Pro plan (development stores: a paid platform plan plus Pro).");
+      }
+      // 4. rate limit: every authenticated request of the shop draws from its bucket
+      const rl = await takeToken(config.bucket, principal.shop.id, { now: options.now?.(), client: options.redis });
+      rateLimitHeaders(config.bucket, rl, headers);
+      if (!rl.allowed) {
+        throw new ApiError(
+          "rate_limited",
+          `Rate limit exceeded: ${config.bucket.perMinute} requests/minute, burst ${config.bucket.burst}, per shop. Retry after ${rl.retryAfterSeconds} s.`,
+        );
+      }
+      // 5. route
+      if (match.kind === "not_found") throw new ApiError("not_found", `No ${config.label} endpoint at ${method} ${url.pathname}.`);
+      if (match.kind === "bad_encoding") throw new ApiError("invalid_request", "path: a path segment is not valid percent-encoding");
+      if (match.kind === "method_not_allowed") {
+        headers.set("Allow", match.allowed.join(", "));
+        throw new ApiError("method_not_allowed", `${method} is not allowed on ${url.pathname}; allowed: ${match.allowed.join(", ")}.`);
+      }
+      const route = match.route;
+      // 6. scopes: exact match, every one required
+      const missing = route.scopes.filter((s) => !principal.key.scopes.includes(s));
+      if (missing.length) {
+        throw new ApiError("insufficient_scope", `This endpoint requires the scope ${missing.map((s) => `"${s}"`).join(" and ")}.`);
+      }
+      // 7. validation
+      const params = validate<Record<string, string>>(route.params, match.params, "path");
+      const query = validate<Record<string, string>>(route.query, Object.fromEntries(url.searchParams), "query");
+      const parsed = BODY_METHODS.has(method) ? await readBody(request) : { raw: "", json: undefined };
+      const body = validate<unknown>(route.body, parsed.json, "body");
+
+      const ctx: RouteContext<unknown, unknown, unknown> = {
+        request,
+        requestId,
+        shop: { id: principal.shop.id, domain: principal.shop.domain },
+        key: principal.key,
+        customerId,
+        params,
+        query,
+        body,
+        rawBody: parsed.raw,
+        hasScope: (s: Scope) => principal.key.scopes.includes(s),
+      };
+      const run = async () => route.handler(ctx as RouteContext<any, any, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
+
+      // 8. idempotency
+      let result: RouteResult;
+      if (route.requiresIdempotencyKey) {
+        const idempotencyKey = request.headers.get("idempotency-key");
+        if (idempotencyKey === null) throw new ApiError("invalid_request", "Idempotency-Key header is required on this endpoint.");
+        if (!IDEMPOTENCY_KEY_RE.test(idempotencyKey)) {
+          throw new ApiError("invalid_request", "Idempotency-Key must be 1 to 255 printable ASCII characters.");
+        }
+        result = options.idempotency ? await options.idempotency({ ctx, route, idempotencyKey }, run) : await run();
+      } else {
+        result = await run();
+      }
+
+      // 9. respond
+      for (const [k, v] of Object.entries(result.headers ?? {})) headers.set(k, v);
+      if (method === "HEAD") return new Response(null, { status: result.status ?? 200, headers });
+      return jsonResponse(result.status ?? 200, result.body, headers);
+    } catch (err) {
+      const e = toApiError(err, requestId);
+      for (const [k, v] of Object.entries(e.headers)) headers.set(k, v);
+      return errorResponse(e.code as ErrorCode, e.message, requestId, headers);
+    }
+  }
+
+  return { config, table, handle };
+}

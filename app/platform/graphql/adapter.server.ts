@@ -1,0 +1,135 @@
+// ShopifyPort on Shopify's Admin GraphQL API. Knows nothing of the simulator: in simulator mode
+// routing.server.ts redirects the same requests there.
+import { PlatformError } from "../errors";
+import type { ShopifyPort, PlatformShop } from "../port";
+import { adminGraphql, type ClientOptions } from "./client.server";
+import { CONTRACT_GET, mapContractGet, type ContractGetResult } from "./contract-get";
+import { CONTRACTS_LIST, mapContractsList, type ContractsListResult } from "./contracts-list";
+import { CONTRACT_PAUSE, mapContractPause, type ContractPauseResult } from "./contract-pause";
+import { CONTRACT_ACTIVATE, mapContractActivate, type ContractActivateResult } from "./contract-activate";
+import { CONTRACT_CANCEL, mapContractCancel, type ContractCancelResult } from "./contract-cancel";
+import { BILLING_CYCLE_SKIP, billingCycleSkipVariables, mapBillingCycleSkip, type BillingCycleSkipResult } from "./billing-cycle-skip";
+import {
+  CONTRACT_SET_NEXT_BILLING_DATE,
+  mapContractSetNextBillingDate,
+  type ContractSetNextBillingDateResult,
+} from "./contract-set-next-billing-date";
+import { CONTRACT_UPDATE, mapContractUpdate, type ContractUpdateResult } from "./contract-update";
+import { DRAFT_LINE_UPDATE, draftLineUpdateVariables, mapDraftLineUpdate, type DraftLineUpdateResult } from "./draft-line-update";
+import { DRAFT_COMMIT, mapDraftCommit, type DraftCommitResult } from "./draft-commit";
+import { PAYMENT_METHOD_GET, mapPaymentMethodGet, type PaymentMethodGetResult } from "./payment-method-get";
+import {
+  PAYMENT_METHOD_SEND_UPDATE_EMAIL,
+  mapPaymentMethodSendUpdateEmail,
+  type PaymentMethodSendUpdateEmailResult,
+} from "./payment-method-send-update-email";
+import { SELLING_PLAN_GROUP_GET, mapSellingPlanGroupGet, type SellingPlanGroupGetResult } from "./selling-plan-group-get";
+import { METAFIELDS_SET, METAFIELDS_SET_MAX, mapMetafieldsSet, type MetafieldsSetResult } from "./metafields-set";
+import { VARIANTS_GET, mapVariantsGet, type VariantsGetResult } from "./variants-get";
+import { SHOP_GET, mapShopGet, type ShopGetResult } from "./shop-get";
+import { fetchCustomerId } from "./customer-id";
+
+// Shopify caps `nodes(ids:)` at 250 ids per call.
+const NODES_MAX = 250;
+
+export function createGraphqlAdapter(shop: string, accessToken: string, options: ClientOptions = {}): ShopifyPort {
+  const gql = <T>(operation: string, variables: Record<string, unknown> = {}) =>
+    adminGraphql<T>(shop, accessToken, operation, variables, options);
+  let shopInfo: Promise<PlatformShop> | undefined;
+
+  const port: ShopifyPort = {
+    shop,
+
+    getShop() {
+      // The shop's identity does not change while this port lives; one request is enough.
+      shopInfo ??= gql<ShopGetResult>(SHOP_GET).then(mapShopGet);
+      shopInfo.catch(() => (shopInfo = undefined));
+      return shopInfo;
+    },
+
+    async getContract(id) {
+      return mapContractGet(await gql<ContractGetResult>(CONTRACT_GET, { id }));
+    },
+
+    async listContracts({ first, after }) {
+      return mapContractsList(await gql<ContractsListResult>(CONTRACTS_LIST, { first, after: after ?? null }));
+    },
+
+    async pauseContract(id) {
+      return mapContractPause(await gql<ContractPauseResult>(CONTRACT_PAUSE, { subscriptionContractId: id }));
+    },
+
+    async activateContract(id) {
+      return mapContractActivate(await gql<ContractActivateResult>(CONTRACT_ACTIVATE, { subscriptionContractId: id }));
+    },
+
+    async cancelContract(id) {
+      return mapContractCancel(await gql<ContractCancelResult>(CONTRACT_CANCEL, { subscriptionContractId: id }));
+    },
+
+    async skipBillingCycle(id, selector) {
+      if ((selector.index === undefined) === (selector.date === undefined)) {
+        throw new PlatformError("invalid_request", "Give exactly one of index or date to skip a billing cycle", { field: ["selector"] });
+      }
+      return mapBillingCycleSkip(await gql<BillingCycleSkipResult>(BILLING_CYCLE_SKIP, billingCycleSkipVariables(id, selector)));
+    },
+
+    async setNextBillingDate(id, date) {
+      return mapContractSetNextBillingDate(
+        await gql<ContractSetNextBillingDateResult>(CONTRACT_SET_NEXT_BILLING_DATE, { contractId: id, date }),
+      );
+    },
+
+    async updateLine(contractId, lineId, change) {
+      // Draft → edit → commit. A refused edit leaves the draft uncommitted: Shopify discards
+      // abandoned drafts, so the contract itself never sees a partial change.
+      const draftId = mapContractUpdate(await gql<ContractUpdateResult>(CONTRACT_UPDATE, { contractId }));
+      mapDraftLineUpdate(await gql<DraftLineUpdateResult>(DRAFT_LINE_UPDATE, draftLineUpdateVariables(draftId, lineId, change)));
+      const contract = mapDraftCommit(await gql<DraftCommitResult>(DRAFT_COMMIT, { draftId }));
+      // Re-read the line from the committed contract: that is the truth, not the draft's echo.
+      // A variant swap may give the line a new id, so fall back to the only changed candidate.
+      const line =
+        contract.lines.find((l) => l.id === lineId) ??
+        (change.variantId ? contract.lines.find((l) => l.variantId === change.variantId) : undefined);
+      if (!line) throw new PlatformError("unavailable", `Line ${lineId} is missing from the committed contract ${contractId}`);
+      return line;
+    },
+
+    async getPaymentMethod(contractId) {
+      return mapPaymentMethodGet(await gql<PaymentMethodGetResult>(PAYMENT_METHOD_GET, { id: contractId }));
+    },
+
+    async sendPaymentMethodUpdateEmail(customerPaymentMethodId) {
+      mapPaymentMethodSendUpdateEmail(
+        await gql<PaymentMethodSendUpdateEmailResult>(PAYMENT_METHOD_SEND_UPDATE_EMAIL, { customerPaymentMethodId }),
+      );
+    },
+
+    async customerIdForAccessToken(token) {
+      if (!token) return null;
+      const { id } = await port.getShop();
+      const numericId = id.split("/").pop() ?? "";
+      return fetchCustomerId(numericId, token);
+    },
+
+    async resolveSellingPlans(id) {
+      return mapSellingPlanGroupGet(await gql<SellingPlanGroupGetResult>(SELLING_PLAN_GROUP_GET, { id }));
+    },
+
+    async setMetafields(metafields) {
+      for (let i = 0; i < metafields.length; i += METAFIELDS_SET_MAX) {
+        mapMetafieldsSet(await gql<MetafieldsSetResult>(METAFIELDS_SET, { metafields: metafields.slice(i, i + METAFIELDS_SET_MAX) }));
+      }
+    },
+
+    async getVariants(ids) {
+      const out = [];
+      for (let i = 0; i < ids.length; i += NODES_MAX) {
+        out.push(...mapVariantsGet(await gql<VariantsGetResult>(VARIANTS_GET, { ids: ids.slice(i, i + NODES_MAX) })));
+      }
+      return out;
+    },
+  };
+  return port;
+}
+

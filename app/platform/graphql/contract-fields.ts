@@ -1,0 +1,94 @@
+// The contract selection shared by every operation that reads a contract, and its mapper.
+import type { BillingInterval, ContractStatus, PlatformContract, PlatformLine } from "../port";
+
+export const LINE_FIELDS = /* GraphQL */ `
+  id
+  productId
+  variantId
+  title
+  variantTitle
+  quantity
+  currentPrice { amount currencyCode }
+  sellingPlanId
+  sellingPlanName
+`;
+
+export const CONTRACT_FIELDS = /* GraphQL */ `
+  id
+  status
+  nextBillingDate
+  createdAt
+  updatedAt
+  revisionId
+  currencyCode
+  customer { id }
+  originOrder { id name }
+  billingPolicy { interval intervalCount anchors { day month type } }
+  lines(first: 50) { nodes { ${LINE_FIELDS} } }
+`;
+
+export interface GqlLine {
+  id: string;
+  productId: string | null;
+  variantId: string | null;
+  title: string;
+  variantTitle: string | null;
+  quantity: number;
+  currentPrice: { amount: string; currencyCode: string };
+  sellingPlanId: string | null;
+  sellingPlanName: string | null;
+}
+
+export interface GqlContract {
+  id: string;
+  status: ContractStatus;
+  nextBillingDate: string | null;
+  createdAt: string;
+  updatedAt: string;
+  revisionId: string | number;
+  currencyCode: string;
+  customer: { id: string } | null;
+  originOrder: { id: string; name: string } | null;
+  billingPolicy: { interval: BillingInterval; intervalCount: number; anchors: { day: number; month: number | null; type: string }[] };
+  lines: { nodes: GqlLine[] };
+}
+
+export interface GqlUserError {
+  field: string[] | null;
+  message: string;
+  code?: string | null;
+}
+
+export function mapLine(line: GqlLine): PlatformLine {
+  return {
+    id: line.id,
+    productId: line.productId,
+    variantId: line.variantId,
+    title: line.title,
+    variantTitle: line.variantTitle,
+    quantity: line.quantity,
+    priceAmount: String(line.currentPrice.amount),
+    sellingPlanId: line.sellingPlanId,
+    sellingPlanName: line.sellingPlanName,
+  };
+}
+
+export function mapContract(c: GqlContract): PlatformContract {
+  return {
+    id: c.id,
+    status: c.status,
+    nextBillingDate: c.nextBillingDate,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+    revisionId: String(c.revisionId),
+    currencyCode: c.currencyCode,
+    customerId: c.customer?.id ?? null,
+    originOrderName: c.originOrder?.name ?? null,
+    billingPolicy: {
+      interval: c.billingPolicy.interval,
+      intervalCount: c.billingPolicy.intervalCount,
+      anchors: c.billingPolicy.anchors.map((a) => ({ day: a.day, month: a.month ?? null, type: a.type })),
+    },
+    lines: c.lines.nodes.map(mapLine),
+  };
+}

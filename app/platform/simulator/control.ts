@@ -1,0 +1,375 @@
+// The control API under /_sim/: how developers, tests and the seed script set up and inspect
+// the simulated Shopify. Documented with examples in docs/simulator.md. JSON in, JSON out.
+import { z } from "zod";
+import type { SimCore } from "./core";
+import type { HttpAnswer } from "./admin-graphql";
+import { SUPPORTED_OPERATIONS } from "./admin-graphql";
+import { mintSessionToken } from "./jwt";
+import { contractPayload, customersDataRequestPayload, customersRedactPayload, shopPayload, shopRedactPayload } from "./payloads";
+import { numericIdOf, type Contract, type ShopState } from "./state";
+import {
+  createContract,
+  createCustomer,
+  createProduct,
+  createSellingPlanGroup,
+  installShop,
+  mintCustomerAccessToken,
+  type SimEvent,
+} from "./store";
+
+const Interval = z.enum(["DAY", "WEEK", "MONTH", "YEAR"]);
+const Status = z.enum(["ACTIVE", "PAUSED", "CANCELLED", "EXPIRED", "FAILED", "STALE"]);
+const App = z.enum(["self", "other"]);
+const Anchor = z.object({ day: z.number().int(), month: z.number().int().nullable().default(null), type: z.enum(["WEEKDAY", "MONTHDAY", "YEARDAY"]) });
+const ShopDomain = z.string().regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, "must look like <name>.myshopify.com");
+
+const ShopBody = z.object({
+  shop: ShopDomain,
+  name: z.string().optional(),
+  email: z.string().optional(),
+  currencyCode: z.string().length(3).optional(),
+  plan: z.string().optional(),
+  partnerDevelopment: z.boolean().optional(),
+  shopifyPlus: z.boolean().optional(),
+  accessToken: z.string().min(8).optional(),
+  scope: z.string().optional(),
+});
+
+const ProductBody = z.object({
+  title: z.string().min(1),
+  imageUrl: z.string().nullable().optional(),
+  variants: z
+    .array(z.object({ title: z.string().optional(), price: z.string().optional(), sku: z.string().nullable().optional(), available: z.boolean().optional(), imageUrl: z.string().nullable().optional() }))
+    .optional(),
+});
+
+const SellingPlanGroupBody = z.object({
+  name: z.string().min(1),
+  merchantCode: z.string().optional(),
+  app: App.optional(),
+  plans: z.array(z.object({ name: z.string().min(1), interval: Interval.optional(), intervalCount: z.number().int().min(1).optional() })).min(1),
+  variantIds: z.array(z.string()).optional(),
+});
+
+const PaymentMethodBody = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("credit_card"), brand: z.string().default("visa"), last4: z.string().default("4242"), expiryMonth: z.number().int().default(12), expiryYear: z.number().int().default(2030) }),
+  z.object({ kind: z.literal("shop_pay"), last4: z.string().default("4242"), expiryMonth: z.number().int().default(12), expiryYear: z.number().int().default(2030) }),
+  z.object({ kind: z.literal("paypal"), paypalEmail: z.string().default("buyer@example.com") }),
+]);
+
+const CustomerBody = z.object({
+  firstName: z.string().optional(),
+  lastName: z.string().optional(),
+  email: z.string().nullable().optional(),
+  phone: z.string().nullable().optional(),
+  address: z.object({ address1: z.string(), city: z.string(), province: z.string().nullable(), country: z.string(), zip: z.string() }).nullable().optional(),
+  paymentMethod: PaymentMethodBody.nullable().optional(),
+});
+
+const ContractBody = z.object({
+  customerId: z.string().optional(),
+  app: App.optional(),
+  status: Status.optional(),
+  currencyCode: z.string().length(3).optional(),
+  createdAt: z.iso.datetime().optional(),
+  nextBillingDate: z.iso.datetime().optional(),
+  originOrderName: z.string().nullable().optional(),
+  paymentMethodId: z.string().nullable().optional(),
+  billingPolicy: z
+    .object({ interval: Interval.optional(), intervalCount: z.number().int().min(1).optional(), anchors: z.array(Anchor).optional(), minCycles: z.number().int().nullable().optional(), maxCycles: z.number().int().nullable().optional() })
+    .optional(),
+  deliveryPolicy: z.object({ interval: Interval.optional(), intervalCount: z.number().int().min(1).optional(), anchors: z.array(Anchor).optional() }).optional(),
+  lines: z.array(z.object({ variantId: z.string().optional(), quantity: z.number().int().min(1).optional(), price: z.string().optional(), sellingPlanId: z.string().nullable().optional() })).optional(),
+  webhooks: z.boolean().optional(),
+});
+
+const BulkBody = z.object({
+  contracts: z.array(ContractBody).optional(),
+  /** Or: `count` copies of `template` (each with a fresh customer unless template.customerId). */
+  count: z.number().int().min(1).max(100_000).optional(),
+  template: ContractBody.optional(),
+  webhooks: z.boolean().default(false),
+});
+
+const ContractPatchBody = z.object({ status: Status.optional(), nextBillingDate: z.iso.datetime().optional(), webhooks: z.boolean().default(true) });
+
+const UserErrorBody = z.object({ field: z.array(z.string()).nullable().default(null), message: z.string(), code: z.string().nullable().default(null) });
+const FailureBody = z.union([
+  z.object({ operation: z.string(), userErrors: z.array(UserErrorBody).min(1) }),
+  z.object({ operation: z.string(), status: z.number().int().min(400).max(599) }),
+  z.object({ operation: z.string(), throttled: z.number().int().min(1).max(100) }),
+]);
+
+const WebhookBody = z.object({
+  topic: z.string(),
+  contractId: z.string().optional(),
+  customerId: z.string().optional(),
+});
+
+const TokenBody = z.object({ customerId: z.string(), ttlSeconds: z.number().int().min(1).optional() });
+
+class ControlError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const r = schema.safeParse(body ?? {});
+  if (!r.success) throw new ControlError(400, r.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; "));
+  return r.data;
+}
+
+const toGid = (type: string, idOrGid: string) => (idOrGid.startsWith("gid://") ? idOrGid : `gid://shopify/${type}/${idOrGid}`);
+
+function requireShop(core: SimCore, domain: string): ShopState {
+  const shop = core.shop(domain);
+  if (!shop) throw new ControlError(404, `Shop ${domain} does not exist (POST /_sim/shops first)`);
+  return shop;
+}
+
+function requireContract(shop: ShopState, id: string): Contract {
+  const c = shop.contracts[toGid("SubscriptionContract", id)];
+  if (!c) throw new ControlError(404, `Contract ${id} does not exist`);
+  return c;
+}
+
+const shopSummary = (s: ShopState) => ({
+  shop: s.domain,
+  numericId: s.numericId,
+  shopGid: `gid://shopify/Shop/${s.numericId}`,
+  name: s.name,
+  currencyCode: s.currencyCode,
+  plan: s.plan,
+  installed: s.installation !== null,
+  accessToken: s.installation?.accessToken ?? null,
+  scope: s.installation?.scope ?? null,
+  counts: {
+    products: Object.keys(s.products).length,
+    customers: Object.keys(s.customers).length,
+    contracts: Object.keys(s.contracts).length,
+    sellingPlanGroups: Object.keys(s.sellingPlanGroups).length,
+  },
+});
+
+type Handler = (core: SimCore, params: string[], body: unknown, query: URLSearchParams) => unknown | Promise<unknown>;
+
+const ROUTES: [string, RegExp, Handler][] = [
+  ["GET", /^\/_sim\/health$/, () => ({ ok: true, operations: SUPPORTED_OPERATIONS })],
+  ["POST", /^\/_sim\/reset$/, (core) => (core.reset(), { ok: true })],
+  ["POST", /^\/_sim\/idle$/, async (core) => (await core.dispatcher?.idle(), { ok: true })],
+  ["GET", /^\/_sim\/shops$/, (core) => Object.values(core.state.shops).map(shopSummary)],
+  [
+    "POST",
+    /^\/_sim\/shops$/,
+    (core, _p, body) => {
+      const shop = installShop(core.state, parse(ShopBody, body), core.now());
+      core.changed();
+      return shopSummary(shop);
+    },
+  ],
+  ["GET", /^\/_sim\/shops\/([^/]+)$/, (core, [d]) => shopSummary(requireShop(core, d))],
+  [
+    "POST",
+    /^\/_sim\/shops\/([^/]+)\/uninstall$/,
+    (core, [d]) => {
+      const shop = requireShop(core, d);
+      const wasInstalled = shop.installation !== null;
+      shop.installation = null;
+      // Shopify sends app/uninstalled after revoking the token; the app must not need it.
+      if (wasInstalled) core.dispatcher?.send(shop, "app/uninstalled", shopPayload(shop));
+      core.changed();
+      return { ok: true, webhookSent: wasInstalled };
+    },
+  ],
+  [
+    "POST",
+    /^\/_sim\/shops\/([^/]+)\/session-token$/,
+    (core, [d], body) => {
+      requireShop(core, d);
+      const userId = z.object({ userId: z.number().int().optional() }).parse(body ?? {}).userId;
+      return { token: mintSessionToken({ shop: d, apiKey: core.config.apiKey, apiSecret: core.config.apiSecret, userId, now: core.now() }) };
+    },
+  ],
+  [
+    "POST",
+    /^\/_sim\/shops\/([^/]+)\/products$/,
+    (core, [d], body) => {
+      const product = createProduct(core.state, requireShop(core, d), parse(ProductBody, body));
+      core.changed();
+      return product;
+    },
+  ],
+  [
+    "POST",
+    /^\/_sim\/shops\/([^/]+)\/selling-plan-groups$/,
+    (core, [d], body) => {
+      const shop = requireShop(core, d);
+      const input = parse(SellingPlanGroupBody, body);
+      const unknown = (input.variantIds ?? []).filter((id) => !shop.variants[id]);
+      if (unknown.length) throw new ControlError(400, `Unknown variants: ${unknown.join(", ")}`);
+      const group = createSellingPlanGroup(core.state, shop, input);
+      core.changed();
+      return group;
+    },
+  ],
+  [
+    "POST",
+    /^\/_sim\/shops\/([^/]+)\/customers$/,
+    (core, [d], body) => {
+      const customer = createCustomer(core.state, requireShop(core, d), parse(CustomerBody, body));
+      core.changed();
+      return customer;
+    },
+  ],
+  [
+    "POST",
+    /^\/_sim\/shops\/([^/]+)\/contracts$/,
+    (core, [d], body) => {
+      const shop = requireShop(core, d);
+      const { webhooks, ...input } = parse(ContractBody, body);
+      const outcome = createContract(core.state, shop, input, core.now());
+      if (!outcome.ok) throw new ControlError(400, outcome.userErrors.map((e) => e.message).join("; "));
+      core.commit(shop, outcome.events, webhooks ?? true);
+      return outcome.value;
+    },
+  ],
+  [
+    "POST",
+    /^\/_sim\/shops\/([^/]+)\/contracts\/bulk$/,
+    (core, [d], body) => {
+      const shop = requireShop(core, d);
+      const input = parse(BulkBody, body);
+      const inputs = input.contracts ?? Array.from({ length: input.count ?? 0 }, () => input.template ?? {});
+      const ids: string[] = [];
+      const events: SimEvent[] = [];
+      for (const [i, raw] of inputs.entries()) {
+        const { webhooks: _ignored, ...one } = raw;
+        const outcome = createContract(core.state, shop, one, core.now());
+        if (!outcome.ok) throw new ControlError(400, `contracts[${i}]: ${outcome.userErrors.map((e) => e.message).join("; ")} (${ids.length} created before it)`);
+        ids.push(outcome.value.id);
+        events.push(...outcome.events);
+      }
+      core.commit(shop, events, input.webhooks);
+      return { count: ids.length, ids };
+    },
+  ],
+  ["GET", /^\/_sim\/shops\/([^/]+)\/contracts$/, (core, [d]) => Object.values(requireShop(core, d).contracts)],
+  ["GET", /^\/_sim\/shops\/([^/]+)\/contracts\/([^/]+)$/, (core, [d, id]) => requireContract(requireShop(core, d), id)],
+  [
+    "PATCH",
+    /^\/_sim\/shops\/([^/]+)\/contracts\/([^/]+)$/,
+    (core, [d, id], body) => {
+      // Changes made "in Shopify admin" or by billing (e.g. FAILED, EXPIRED): no API checks.
+      const shop = requireShop(core, d);
+      const c = requireContract(shop, id);
+      const patch = parse(ContractPatchBody, body);
+      if (patch.status) c.status = patch.status;
+      if (patch.nextBillingDate) c.nextBillingDate = patch.nextBillingDate;
+      c.revisionId += 1;
+      c.updatedAt = core.now().toISOString();
+      core.commit(shop, [{ topic: "subscription_contracts/update", payload: contractPayload(c), app: c.app }], patch.webhooks);
+      return c;
+    },
+  ],
+  [
+    "POST",
+    /^\/_sim\/shops\/([^/]+)\/failures$/,
+    (core, [d], body) => {
+      const shop = requireShop(core, d);
+      const failure = parse(FailureBody, body);
+      shop.failures.push(failure);
+      core.changed();
+      return { ok: true, pending: shop.failures };
+    },
+  ],
+  ["GET", /^\/_sim\/shops\/([^/]+)\/failures$/, (core, [d]) => requireShop(core, d).failures],
+  [
+    "DELETE",
+    /^\/_sim\/shops\/([^/]+)\/failures$/,
+    (core, [d]) => {
+      requireShop(core, d).failures = [];
+      core.changed();
+      return { ok: true };
+    },
+  ],
+  [
+    "POST",
+    /^\/_sim\/shops\/([^/]+)\/webhooks$/,
+    (core, [d], body) => {
+      const shop = requireShop(core, d);
+      const { topic, contractId, customerId } = parse(WebhookBody, body);
+      let payload: unknown;
+      if (topic.startsWith("subscription_contracts/")) {
+        if (!contractId) throw new ControlError(400, "contractId is required for subscription_contracts/* topics");
+        const c = requireContract(shop, contractId);
+        if (c.app !== "self") throw new ControlError(400, "Webhooks about another app's contract are never sent to this app");
+        payload = contractPayload(c);
+      } else if (topic === "app/uninstalled") payload = shopPayload(shop);
+      else if (topic === "shop/redact") payload = shopRedactPayload(shop);
+      else if (topic === "customers/redact" || topic === "customers/data_request") {
+        const customer = customerId ? shop.customers[toGid("Customer", customerId)] : undefined;
+        if (!customer) throw new ControlError(400, "customerId of an existing customer is required");
+        const orders = Object.values(shop.contracts)
+          .filter((c) => c.customerId === customer.id && c.originOrder)
+          .map((c) => numericIdOf(c.originOrder!.id));
+        payload =
+          topic === "customers/redact"
+            ? customersRedactPayload(shop, customer, orders)
+            : customersDataRequestPayload(shop, customer, orders, Math.floor(Math.random() * 1e9));
+      } else throw new ControlError(400, `Topic ${topic} is not simulated`);
+      const delivery = core.dispatcher?.send(shop, topic, payload) ?? null;
+      if (!delivery) throw new ControlError(400, `The app does not subscribe to ${topic} in shopify.app.toml`);
+      core.changed();
+      return { delivery, payload };
+    },
+  ],
+  ["GET", /^\/_sim\/shops\/([^/]+)\/webhook-deliveries$/, (core, [d]) => requireShop(core, d).deliveries],
+  [
+    "POST",
+    /^\/_sim\/shops\/([^/]+)\/customer-access-tokens$/,
+    (core, [d], body) => {
+      const shop = requireShop(core, d);
+      const { customerId, ttlSeconds } = parse(TokenBody, body);
+      const id = toGid("Customer", customerId);
+      const token = mintCustomerAccessToken(shop, id, core.now(), ttlSeconds);
+      if (!token) throw new ControlError(404, `Customer ${customerId} does not exist`);
+      core.changed();
+      return { accessToken: token, customerId: id, expiresAt: shop.customerAccessTokens[token].expiresAt };
+    },
+  ],
+  ["GET", /^\/_sim\/shops\/([^/]+)\/emails$/, (core, [d]) => requireShop(core, d).emails],
+  ["GET", /^\/_sim\/shops\/([^/]+)\/metafields$/, (core, [d]) => Object.values(requireShop(core, d).metafields)],
+  ["GET", /^\/_sim\/shops\/([^/]+)\/products$/, (core, [d]) => {
+    const shop = requireShop(core, d);
+    return Object.values(shop.products).map((p) => ({ ...p, variants: p.variantIds.map((id) => shop.variants[id]) }));
+  }],
+  ["GET", /^\/_sim\/shops\/([^/]+)\/customers$/, (core, [d]) => Object.values(requireShop(core, d).customers)],
+  ["GET", /^\/_sim\/shops\/([^/]+)\/selling-plan-groups$/, (core, [d]) => Object.values(requireShop(core, d).sellingPlanGroups)],
+  [
+    "GET",
+    /^\/_sim\/shops\/([^/]+)\/operations$/,
+    (core, [d], _b, q) =>
+      requireShop(core, d).operations.filter(
+        (o) => (!q.get("operation") || o.operation === q.get("operation")) && (!q.get("outcome") || o.outcome === q.get("outcome")),
+      ),
+  ],
+];
+
+export async function handleControl(core: SimCore, method: string, path: string, query: URLSearchParams, body: unknown): Promise<HttpAnswer> {
+  const matching = ROUTES.filter(([, re]) => re.test(path));
+  if (matching.length === 0) return { status: 404, body: { error: `No control endpoint ${path}` } };
+  const route = matching.find(([m]) => m === method);
+  if (!route) return { status: 405, body: { error: `Use ${matching.map(([m]) => m).join(" or ")} for ${path}` } };
+  const params = (route[1].exec(path) ?? []).slice(1).map(decodeURIComponent);
+  try {
+    return { status: 200, body: await route[2](core, params, body, query) };
+  } catch (err) {
+    if (err instanceof ControlError) return { status: err.status, body: { error: err.message } };
+    if (err instanceof z.ZodError) return { status: 400, body: { error: err.message } };
+    throw err;
+  }
+}

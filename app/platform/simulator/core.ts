@@ -1,0 +1,53 @@
+// The running simulator's shared core: the state, its writer, the webhook dispatcher and the
+// operation log. HTTP handlers (admin-graphql.ts, control.ts, oauth.ts, customer-account.ts)
+// all go through it so that every change is persisted and announced the same way.
+import { emptyState, pushCapped, type OperationRecord, type ShopState, type SimState } from "./state";
+import type { SimEvent } from "./store";
+import type { StateWriter } from "./persistence";
+import type { WebhookDispatcher } from "./webhooks";
+
+export interface SimConfig {
+  appUrl: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+export class SimCore {
+  private seq = 0;
+  writer: StateWriter | null = null;
+  dispatcher: WebhookDispatcher | null = null;
+
+  constructor(
+    public state: SimState,
+    readonly config: SimConfig,
+    /** The clock; tests may replace it. */
+    public now: () => Date = () => new Date(),
+  ) {
+    this.seq = Math.max(0, ...Object.values(state.shops).flatMap((s) => s.operations.map((o) => o.seq)));
+  }
+
+  shop(domain: string): ShopState | undefined {
+    return this.state.shops[domain];
+  }
+
+  changed(): void {
+    this.writer?.schedule();
+  }
+
+  /** Persists and announces a successful change. `webhooks: false` for quiet bulk seeding. */
+  commit(shop: ShopState, events: SimEvent[], webhooks = true): void {
+    if (webhooks) for (const e of events) if (e.app === "self" && shop.installation) this.dispatcher?.send(shop, e.topic, e.payload);
+    this.changed();
+  }
+
+  record(shop: ShopState | undefined, entry: Omit<OperationRecord, "seq" | "at">): void {
+    if (!shop) return;
+    pushCapped(shop.operations, { seq: ++this.seq, at: this.now().toISOString(), ...entry });
+    this.changed();
+  }
+
+  reset(): void {
+    this.state = emptyState();
+    this.changed();
+  }
+}

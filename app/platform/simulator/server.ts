@@ -1,0 +1,154 @@
+// The simulator's HTTP server: routes requests to the Admin GraphQL API, OAuth token exchange,
+// the Customer Account API and the control API. startSimulator is what main.ts and tests call.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { log } from "../../log.server";
+import { handleAdminGraphql, type HttpAnswer } from "./admin-graphql";
+import { handleControl } from "./control";
+import { SimCore } from "./core";
+import { handleCustomerAccount } from "./customer-account";
+import { handleTokenExchange } from "./oauth";
+import { loadState, StateWriter } from "./persistence";
+import type { SimState } from "./state";
+import { readWebhookConfig, WebhookDispatcher } from "./webhooks";
+
+export interface SimulatorOptions {
+  /** 0 picks a free port. */
+  port: number;
+  host?: string;
+  stateFile: string;
+  /** Where webhooks go: shopify.app.toml's uris are relative to it. */
+  appUrl: string;
+  apiKey: string;
+  apiSecret: string;
+  /** Default: shopify.app.toml in the working directory. */
+  appTomlPath?: string;
+  webhookRetryDelaysMs?: number[];
+}
+
+export interface RunningSimulator {
+  url: string;
+  /** The live state (read it in tests; change it only through the control API). */
+  readonly state: SimState;
+  core: SimCore;
+  /** Resolves when every queued webhook delivery has finished. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 20 * 1024 * 1024;
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new Error("Body too large");
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseBody(raw: string, contentType: string | undefined): unknown {
+  if (!raw) return undefined;
+  // curl -d sends JSON labelled as a form; trust the body's first character over the label.
+  if (contentType?.includes("application/x-www-form-urlencoded") && !/^\s*[[{]/.test(raw)) {
+    return Object.fromEntries(new URLSearchParams(raw));
+  }
+  return JSON.parse(raw);
+}
+
+function send(res: ServerResponse, answer: HttpAnswer): void {
+  const body = JSON.stringify(answer.body ?? null);
+  res.writeHead(answer.status, { "Content-Type": "application/json; charset=utf-8", ...answer.headers });
+  res.end(body);
+}
+
+const ADMIN_GRAPHQL = /^\/shops\/([^/]+)\/admin\/api\/([^/]+)\/graphql\.json$/;
+const TOKEN = /^\/shops\/([^/]+)\/admin\/oauth\/access_token$/;
+const CUSTOMER_ACCOUNT = /^\/shopify\.com\/(\d+)\/account\/customer\/api\/([^/]+)\/graphql$/;
+
+export async function route(core: SimCore, req: IncomingMessage): Promise<HttpAnswer> {
+  const url = new URL(req.url ?? "/", "http://simulator");
+  const method = req.method ?? "GET";
+  let body: unknown;
+  try {
+    body = parseBody(await readBody(req), req.headers["content-type"]);
+  } catch (err) {
+    return { status: 400, body: { errors: `Unreadable body: ${(err as Error).message}` } };
+  }
+  const header = (name: string) => {
+    const v = req.headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+
+  if (url.pathname.startsWith("/_sim/")) return handleControl(core, method, url.pathname, url.searchParams, body);
+
+  let m = ADMIN_GRAPHQL.exec(url.pathname);
+  if (m) {
+    if (method !== "POST") return { status: 405, body: { errors: "Use POST" } };
+    return handleAdminGraphql(core, m[1], header("x-shopify-access-token"), body);
+  }
+  m = TOKEN.exec(url.pathname);
+  if (m && method === "POST") return handleTokenExchange(core, m[1], (body ?? {}) as Record<string, unknown>);
+  m = CUSTOMER_ACCOUNT.exec(url.pathname);
+  if (m && method === "POST") return handleCustomerAccount(core, Number(m[1]), header("authorization"), body);
+
+  return { status: 404, body: { errors: `Not simulated: ${method} ${url.pathname}` } };
+}
+
+export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
+  const core = new SimCore(loadState(options.stateFile), {
+    appUrl: options.appUrl,
+    apiKey: options.apiKey,
+    apiSecret: options.apiSecret,
+  });
+  const writer = new StateWriter(options.stateFile, () => core.state);
+  core.writer = writer;
+  core.dispatcher = new WebhookDispatcher({
+    appUrl: options.appUrl,
+    apiSecret: options.apiSecret,
+    config: readWebhookConfig(options.appTomlPath ?? "shopify.app.toml"),
+    retryDelaysMs: options.webhookRetryDelaysMs,
+    onChange: () => core.changed(),
+  });
+
+  const server = createServer((req, res) => {
+    route(core, req).then(
+      (answer) => send(res, answer),
+      (err: unknown) => {
+        log.error("simulator request failed", { err, path: req.url });
+        send(res, { status: 500, body: { errors: "Internal simulator error" } });
+      },
+    );
+  });
+  // Keep-alive sockets would hold close() open; the simulator's clients are short-lived anyway.
+  server.keepAliveTimeout = 1_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${options.host ?? "127.0.0.1"}:${port}`;
+  let closed = false;
+
+  return {
+    url,
+    core,
+    get state() {
+      return core.state;
+    },
+    idle: () => core.dispatcher?.idle() ?? Promise.resolve(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      core.dispatcher?.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      writer.flush();
+    },
+  };
+}

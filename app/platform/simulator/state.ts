@@ -1,0 +1,221 @@
+// The simulator's whole world as plain JSON-serialisable data: one object per shop, each holding
+// what Shopify would hold for it. Persisted as is (persistence.ts), mutated only by store.ts.
+import { randomBytes } from "node:crypto";
+
+export type ContractStatus = "ACTIVE" | "PAUSED" | "CANCELLED" | "EXPIRED" | "FAILED" | "STALE";
+export type Interval = "DAY" | "WEEK" | "MONTH" | "YEAR";
+/** "self" = created by this app (visible to it); "other" = another app's (invisible). */
+export type AppOwner = "self" | "other";
+
+export interface UserError {
+  field: string[] | null;
+  message: string;
+  code: string | null;
+}
+
+export interface Anchor {
+  day: number;
+  month: number | null;
+  type: "WEEKDAY" | "MONTHDAY" | "YEARDAY";
+}
+
+export interface Policy {
+  interval: Interval;
+  intervalCount: number;
+  anchors: Anchor[];
+  minCycles: number | null;
+  maxCycles: number | null;
+}
+
+export interface Line {
+  id: string;
+  productId: string;
+  variantId: string;
+  title: string;
+  variantTitle: string | null;
+  quantity: number;
+  price: string;
+  sellingPlanId: string | null;
+  sellingPlanName: string | null;
+}
+
+export interface Contract {
+  id: string;
+  app: AppOwner;
+  status: ContractStatus;
+  nextBillingDate: string;
+  /** Cycle 1 bills on this date; cycle n on cycleAnchor + (n-1) intervals. */
+  cycleAnchor: string;
+  skippedCycles: number[];
+  createdAt: string;
+  updatedAt: string;
+  revisionId: number;
+  currencyCode: string;
+  customerId: string;
+  paymentMethodId: string | null;
+  originOrder: { id: string; name: string } | null;
+  billingPolicy: Policy;
+  deliveryPolicy: Policy;
+  lines: Line[];
+}
+
+export interface Draft {
+  id: string;
+  contractId: string;
+  baseRevisionId: number;
+  lines: Line[];
+  createdAt: string;
+}
+
+export type PaymentInstrument =
+  | { kind: "credit_card"; brand: string; last4: string; expiryMonth: number; expiryYear: number }
+  | { kind: "shop_pay"; last4: string; expiryMonth: number; expiryYear: number }
+  | { kind: "paypal"; paypalEmail: string };
+
+export type PaymentMethod = PaymentInstrument & { id: string; revokedAt: string | null };
+
+export interface Address {
+  address1: string;
+  city: string;
+  province: string | null;
+  country: string;
+  zip: string;
+}
+
+export interface Customer {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  phone: string | null;
+  address: Address | null;
+  paymentMethods: PaymentMethod[];
+}
+
+export interface Variant {
+  id: string;
+  productId: string;
+  title: string;
+  price: string;
+  sku: string | null;
+  available: boolean;
+  imageUrl: string | null;
+}
+
+export interface Product {
+  id: string;
+  title: string;
+  imageUrl: string | null;
+  variantIds: string[];
+}
+
+export interface SellingPlan {
+  id: string;
+  name: string;
+  interval: Interval;
+  intervalCount: number;
+}
+
+export interface SellingPlanGroup {
+  id: string;
+  name: string;
+  merchantCode: string;
+  app: AppOwner;
+  sellingPlans: SellingPlan[];
+  variantIds: string[];
+}
+
+export interface Metafield {
+  id: string;
+  ownerId: string;
+  namespace: string;
+  key: string;
+  type: string;
+  value: string;
+  updatedAt: string;
+}
+
+export interface Email {
+  id: string;
+  kind: "payment_method_update";
+  to: string;
+  customerId: string;
+  paymentMethodId: string;
+  sentAt: string;
+}
+
+export interface OperationRecord {
+  seq: number;
+  at: string;
+  api: "admin" | "customer_account" | "oauth";
+  operation: string;
+  variables: Record<string, unknown>;
+  outcome: "ok" | "user_errors" | "throttled" | "http_error" | "unauthorized";
+}
+
+/** One injected failure, consumed by the next call of `operation`. */
+export type Failure =
+  | { operation: string; userErrors: UserError[] }
+  | { operation: string; status: number }
+  | { operation: string; throttled: number };
+
+export interface WebhookDelivery {
+  id: string;
+  topic: string;
+  url: string;
+  attempts: number;
+  status: "pending" | "delivered" | "failed";
+  lastStatus: number | null;
+  at: string;
+}
+
+export interface ShopState {
+  domain: string;
+  numericId: number;
+  name: string;
+  email: string;
+  currencyCode: string;
+  plan: { displayName: string; partnerDevelopment: boolean; shopifyPlus: boolean };
+  createdAt: string;
+  installation: { accessToken: string; scope: string; installedAt: string } | null;
+  products: Record<string, Product>;
+  variants: Record<string, Variant>;
+  sellingPlanGroups: Record<string, SellingPlanGroup>;
+  customers: Record<string, Customer>;
+  contracts: Record<string, Contract>;
+  drafts: Record<string, Draft>;
+  customerAccessTokens: Record<string, { customerId: string; expiresAt: string }>;
+  metafields: Record<string, Metafield>;
+  emails: Email[];
+  operations: OperationRecord[];
+  failures: Failure[];
+  deliveries: WebhookDelivery[];
+}
+
+export interface SimState {
+  version: 1;
+  nextId: number;
+  shops: Record<string, ShopState>;
+}
+
+export const emptyState = (): SimState => ({ version: 1, nextId: 1001, shops: {} });
+
+/** Logs are capped so a long-running dev simulator's state file stays small. */
+export const LOG_CAP = 2000;
+
+export function pushCapped<T>(list: T[], item: T): void {
+  list.push(item);
+  if (list.length > LOG_CAP) list.splice(0, list.length - LOG_CAP);
+}
+
+export function nextNumericId(state: SimState): number {
+  return state.nextId++;
+}
+
+export function newGid(state: SimState, type: string): string {
+  return `gid://shopify/${type}/${nextNumericId(state)}`;
+}
+
+export const numericIdOf = (gid: string): number => Number(gid.split("/").pop());
+
+export const randomToken = (prefix: string) => `${prefix}${randomBytes(16).toString("hex")}`;

@@ -1,0 +1,559 @@
+// Every change to a shop's data: seeding (control API) and the transitions behind the Admin
+// GraphQL mutations. Each transition either refuses with Shopify-like userErrors and changes
+// nothing, or applies the change and returns the webhooks it causes. Pure data in, data out:
+// no HTTP here, so the rules are unit-testable.
+import {
+  newGid,
+  nextNumericId,
+  randomToken,
+  numericIdOf,
+  type Anchor,
+  type AppOwner,
+  type Contract,
+  type ContractStatus,
+  type Customer,
+  type Draft,
+  type Interval,
+  type Line,
+  type PaymentInstrument,
+  type Policy,
+  type SellingPlanGroup,
+  type ShopState,
+  type SimState,
+  type UserError,
+  type Variant,
+} from "./state";
+import { billingCycleSkipPayload, contractPayload } from "./payloads";
+
+export interface SimEvent {
+  topic: string;
+  payload: unknown;
+  /** Webhooks about another app's contracts never reach this app. */
+  app: AppOwner;
+}
+
+export type Outcome<T> = { ok: true; value: T; events: SimEvent[] } | { ok: false; userErrors: UserError[] };
+
+const ok = <T>(value: T, events: SimEvent[] = []): Outcome<T> => ({ ok: true, value, events });
+const refuse = <T>(message: string, field: string[] | null = null, code: string | null = "INVALID"): Outcome<T> => ({
+  ok: false,
+  userErrors: [{ field, message, code }],
+});
+
+const TERMINAL: ContractStatus[] = ["CANCELLED", "EXPIRED"];
+
+// ---------------------------------------------------------------------------------------------
+// Dates
+
+export function addInterval(iso: string, interval: Interval, count: number): string {
+  const d = new Date(iso);
+  if (interval === "DAY") d.setUTCDate(d.getUTCDate() + count);
+  else if (interval === "WEEK") d.setUTCDate(d.getUTCDate() + 7 * count);
+  else if (interval === "MONTH") d.setUTCMonth(d.getUTCMonth() + count);
+  else d.setUTCFullYear(d.getUTCFullYear() + count);
+  return d.toISOString();
+}
+
+export const cycleDate = (c: Contract, index: number) =>
+  addInterval(c.cycleAnchor, c.billingPolicy.interval, c.billingPolicy.intervalCount * (index - 1));
+
+const sameDay = (a: string, b: string) => a.slice(0, 10) === b.slice(0, 10);
+
+// ---------------------------------------------------------------------------------------------
+// Seeding (control API)
+
+export interface ShopInput {
+  shop: string;
+  name?: string;
+  email?: string;
+  currencyCode?: string;
+  plan?: string;
+  partnerDevelopment?: boolean;
+  shopifyPlus?: boolean;
+  accessToken?: string;
+  scope?: string;
+}
+
+export const DEFAULT_SCOPE =
+  "read_own_subscription_contracts,write_own_subscription_contracts,read_customers,read_products,write_products,read_customer_payment_methods";
+
+/** Creates the shop if new, and installs the app (keeping a live token, minting one otherwise). */
+export function installShop(state: SimState, input: ShopInput, now: Date): ShopState {
+  let shop = state.shops[input.shop];
+  if (!shop) {
+    const partnerDevelopment = input.partnerDevelopment ?? false;
+    shop = {
+      domain: input.shop,
+      numericId: nextNumericId(state),
+      name: input.name ?? input.shop.replace(/\.myshopify\.com$/, ""),
+      email: input.email ?? `owner@${input.shop}`,
+      currencyCode: input.currencyCode ?? "USD",
+      plan: {
+        displayName: input.plan ?? (partnerDevelopment ? "Developer Preview" : "Basic"),
+        partnerDevelopment,
+        shopifyPlus: input.shopifyPlus ?? false,
+      },
+      createdAt: now.toISOString(),
+      installation: null,
+      products: {},
+      variants: {},
+      sellingPlanGroups: {},
+      customers: {},
+      contracts: {},
+      drafts: {},
+      customerAccessTokens: {},
+      metafields: {},
+      emails: [],
+      operations: [],
+      failures: [],
+      deliveries: [],
+    };
+    state.shops[input.shop] = shop;
+  } else {
+    if (input.plan !== undefined) shop.plan.displayName = input.plan;
+    if (input.partnerDevelopment !== undefined) shop.plan.partnerDevelopment = input.partnerDevelopment;
+    if (input.shopifyPlus !== undefined) shop.plan.shopifyPlus = input.shopifyPlus;
+  }
+  const token = input.accessToken ?? shop.installation?.accessToken ?? randomToken("shpat_");
+  shop.installation = {
+    accessToken: token,
+    scope: input.scope ?? shop.installation?.scope ?? DEFAULT_SCOPE,
+    installedAt: shop.installation?.installedAt ?? now.toISOString(),
+  };
+  return shop;
+}
+
+export interface ProductInput {
+  title: string;
+  imageUrl?: string | null;
+  variants?: { title?: string; price?: string; sku?: string | null; available?: boolean; imageUrl?: string | null }[];
+}
+
+export function createProduct(state: SimState, shop: ShopState, input: ProductInput) {
+  const productId = newGid(state, "Product");
+  const variants: Variant[] = (input.variants?.length ? input.variants : [{}]).map((v) => ({
+    id: newGid(state, "ProductVariant"),
+    productId,
+    title: v.title ?? "Default Title",
+    price: v.price ?? "10.00",
+    sku: v.sku ?? null,
+    available: v.available ?? true,
+    imageUrl: v.imageUrl ?? null,
+  }));
+  for (const v of variants) shop.variants[v.id] = v;
+  shop.products[productId] = { id: productId, title: input.title, imageUrl: input.imageUrl ?? null, variantIds: variants.map((v) => v.id) };
+  return { ...shop.products[productId], variants };
+}
+
+export interface SellingPlanGroupInput {
+  name: string;
+  merchantCode?: string;
+  app?: AppOwner;
+  plans: { name: string; interval?: Interval; intervalCount?: number }[];
+  variantIds?: string[];
+}
+
+export function createSellingPlanGroup(state: SimState, shop: ShopState, input: SellingPlanGroupInput): SellingPlanGroup {
+  const group: SellingPlanGroup = {
+    id: newGid(state, "SellingPlanGroup"),
+    name: input.name,
+    merchantCode: input.merchantCode ?? input.name.toLowerCase().replace(/\W+/g, "-"),
+    app: input.app ?? "self",
+    sellingPlans: input.plans.map((p) => ({
+      id: newGid(state, "SellingPlan"),
+      name: p.name,
+      interval: p.interval ?? "MONTH",
+      intervalCount: p.intervalCount ?? 1,
+    })),
+    variantIds: input.variantIds ?? [],
+  };
+  shop.sellingPlanGroups[group.id] = group;
+  return group;
+}
+
+export interface CustomerInput {
+  firstName?: string;
+  lastName?: string;
+  email?: string | null;
+  phone?: string | null;
+  address?: Customer["address"];
+  /** Default: a Visa ending 4242; null for a customer without a vaulted method. */
+  paymentMethod?: PaymentInstrument | null;
+}
+
+export function createCustomer(state: SimState, shop: ShopState, input: CustomerInput): Customer {
+  const id = newGid(state, "Customer");
+  const n = numericIdOf(id);
+  const instrument: PaymentInstrument | null =
+    input.paymentMethod === undefined
+      ? { kind: "credit_card", brand: "visa", last4: "4242", expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3 }
+      : input.paymentMethod;
+  const customer: Customer = {
+    id,
+    firstName: input.firstName ?? "Customer",
+    lastName: input.lastName ?? String(n),
+    email: input.email === undefined ? `customer${n}@example.com` : input.email,
+    phone: input.phone ?? null,
+    address: input.address ?? { address1: "1 Main Street", city: "Ottawa", province: "ON", country: "CA", zip: "K1A 0A1" },
+    paymentMethods: instrument ? [{ ...instrument, id: newGid(state, "CustomerPaymentMethod"), revokedAt: null }] : [],
+  };
+  shop.customers[id] = customer;
+  return customer;
+}
+
+export interface ContractInput {
+  customerId?: string;
+  app?: AppOwner;
+  status?: ContractStatus;
+  currencyCode?: string;
+  createdAt?: string;
+  nextBillingDate?: string;
+  originOrderName?: string | null;
+  /** Default: the customer's first payment method; null = manual / invoice billing. */
+  paymentMethodId?: string | null;
+  billingPolicy?: { interval?: Interval; intervalCount?: number; anchors?: Anchor[]; minCycles?: number | null; maxCycles?: number | null };
+  deliveryPolicy?: { interval?: Interval; intervalCount?: number; anchors?: Anchor[] };
+  lines?: { variantId?: string; quantity?: number; price?: string; sellingPlanId?: string | null }[];
+}
+
+function planName(shop: ShopState, planId: string | null | undefined): string | null {
+  if (!planId) return null;
+  for (const g of Object.values(shop.sellingPlanGroups)) {
+    const p = g.sellingPlans.find((x) => x.id === planId);
+    if (p) return p.name;
+  }
+  return null;
+}
+
+function lineFor(state: SimState, shop: ShopState, variant: Variant, quantity: number, price?: string, sellingPlanId?: string | null): Line {
+  const product = shop.products[variant.productId];
+  return {
+    id: newGid(state, "SubscriptionLine"),
+    productId: variant.productId,
+    variantId: variant.id,
+    title: product?.title ?? "Product",
+    variantTitle: variant.title === "Default Title" ? null : variant.title,
+    quantity,
+    price: price ?? variant.price,
+    sellingPlanId: sellingPlanId ?? null,
+    sellingPlanName: planName(shop, sellingPlanId),
+  };
+}
+
+/** Creates a contract; missing customer and products are made up so one call seeds a test. */
+export function createContract(state: SimState, shop: ShopState, input: ContractInput, now: Date): Outcome<Contract> {
+  const customer = input.customerId ? shop.customers[input.customerId] : createCustomer(state, shop, {});
+  if (!customer) return refuse(`Customer ${input.customerId} does not exist`, ["customerId"]);
+  let lineInputs = input.lines ?? [];
+  if (lineInputs.length === 0) {
+    const first = Object.values(shop.variants)[0] ?? createProduct(state, shop, { title: "Coffee beans", variants: [{ price: "18.00" }] }).variants[0];
+    lineInputs = [{ variantId: first.id, quantity: 1 }];
+  }
+  const lines: Line[] = [];
+  for (const [i, l] of lineInputs.entries()) {
+    const variant = l.variantId ? shop.variants[l.variantId] : undefined;
+    if (!variant) return refuse(`Variant ${l.variantId} does not exist`, ["lines", String(i), "variantId"]);
+    lines.push(lineFor(state, shop, variant, l.quantity ?? 1, l.price, l.sellingPlanId));
+  }
+  const bp = input.billingPolicy ?? {};
+  const billingPolicy: Policy = {
+    interval: bp.interval ?? "MONTH",
+    intervalCount: bp.intervalCount ?? 1,
+    anchors: bp.anchors ?? [],
+    minCycles: bp.minCycles ?? null,
+    maxCycles: bp.maxCycles ?? null,
+  };
+  const dp = input.deliveryPolicy ?? {};
+  const createdAt = input.createdAt ?? now.toISOString();
+  const nextBillingDate = input.nextBillingDate ?? addInterval(createdAt, billingPolicy.interval, billingPolicy.intervalCount);
+  const id = newGid(state, "SubscriptionContract");
+  const orderNumber = nextNumericId(state);
+  const paymentMethodId =
+    input.paymentMethodId === undefined ? (customer.paymentMethods[0]?.id ?? null) : input.paymentMethodId;
+  const contract: Contract = {
+    id,
+    app: input.app ?? "self",
+    status: input.status ?? "ACTIVE",
+    nextBillingDate,
+    cycleAnchor: nextBillingDate,
+    skippedCycles: [],
+    createdAt,
+    updatedAt: createdAt,
+    revisionId: 1,
+    currencyCode: input.currencyCode ?? shop.currencyCode,
+    customerId: customer.id,
+    paymentMethodId,
+    originOrder:
+      input.originOrderName === null
+        ? null
+        : { id: `gid://shopify/Order/${orderNumber}`, name: input.originOrderName ?? `#${1000 + Object.keys(shop.contracts).length + 1}` },
+    billingPolicy,
+    deliveryPolicy: {
+      interval: dp.interval ?? billingPolicy.interval,
+      intervalCount: dp.intervalCount ?? billingPolicy.intervalCount,
+      anchors: dp.anchors ?? billingPolicy.anchors,
+      minCycles: null,
+      maxCycles: null,
+    },
+    lines,
+  };
+  shop.contracts[id] = contract;
+  return ok(contract, [{ topic: "subscription_contracts/create", payload: contractPayload(contract), app: contract.app }]);
+}
+
+export function mintCustomerAccessToken(shop: ShopState, customerId: string, now: Date, ttlSeconds = 3600): string | null {
+  if (!shop.customers[customerId]) return null;
+  const token = randomToken("shcat_");
+  shop.customerAccessTokens[token] = { customerId, expiresAt: new Date(now.getTime() + ttlSeconds * 1000).toISOString() };
+  return token;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contract transitions (Admin GraphQL mutations)
+
+/** This app's contract, or undefined: another app's contract is as good as missing. */
+export const ownContract = (shop: ShopState, id: unknown): Contract | undefined => {
+  const c = typeof id === "string" ? shop.contracts[id] : undefined;
+  return c && c.app === "self" ? c : undefined;
+};
+
+function touch(c: Contract, now: Date): SimEvent[] {
+  c.updatedAt = now.toISOString();
+  c.revisionId += 1;
+  return [{ topic: "subscription_contracts/update", payload: contractPayload(c), app: c.app }];
+}
+
+const STATUS_TOPIC: Partial<Record<ContractStatus, string>> = {
+  PAUSED: "subscription_contracts/pause",
+  ACTIVE: "subscription_contracts/activate",
+  CANCELLED: "subscription_contracts/cancel",
+};
+
+/** Pause / activate / cancel. Same status again is a successful no-op, as on Shopify. */
+export function setStatus(shop: ShopState, contractId: unknown, target: "PAUSED" | "ACTIVE" | "CANCELLED", now: Date): Outcome<Contract> {
+  const c = ownContract(shop, contractId);
+  if (!c) return refuse("Contract does not exist", ["subscriptionContractId"]);
+  if (c.status === target) return ok(c);
+  if (TERMINAL.includes(c.status)) {
+    return refuse(`Contract can't transition from ${c.status.toLowerCase()} to ${target.toLowerCase()}`, null, "CONTRACT_TERMINATED");
+  }
+  c.status = target;
+  const events = touch(c, now);
+  const topic = STATUS_TOPIC[target];
+  if (topic) events.push({ topic, payload: contractPayload(c), app: c.app });
+  return ok(c, events);
+}
+
+export function setNextBillingDate(shop: ShopState, contractId: unknown, date: unknown, now: Date): Outcome<Contract> {
+  const c = ownContract(shop, contractId);
+  if (!c) return refuse("Contract does not exist", ["contractId"]);
+  const parsed = typeof date === "string" ? new Date(date) : new Date(NaN);
+  if (Number.isNaN(parsed.getTime())) return refuse("Date is invalid", ["date"]);
+  if (parsed.getTime() <= now.getTime()) return refuse("Next billing date must be in the future", ["date"], "INVALID_DATE");
+  if (TERMINAL.includes(c.status)) return refuse("Contract is no longer active", null, "CONTRACT_TERMINATED");
+  c.nextBillingDate = parsed.toISOString();
+  return ok(c, touch(c, now));
+}
+
+export interface SkipSelector {
+  index?: unknown;
+  date?: unknown;
+}
+
+export function skipBillingCycle(
+  shop: ShopState,
+  contractId: unknown,
+  selector: SkipSelector | undefined,
+  now: Date,
+): Outcome<{ cycleIndex: number; skipped: boolean; billingAttemptExpectedDate: string }> {
+  const c = ownContract(shop, contractId);
+  if (!c) return refuse("Contract does not exist", ["billingCycleSelector", "contractId"]);
+  if (TERMINAL.includes(c.status)) return refuse("Contract is no longer active", null, "CONTRACT_TERMINATED");
+  let index: number | undefined;
+  if (typeof selector?.index === "number") {
+    if (!Number.isInteger(selector.index) || selector.index < 1) {
+      return refuse("Billing cycle index must be at least 1", ["billingCycleSelector", "selector", "index"]);
+    }
+    index = selector.index;
+  } else if (typeof selector?.date === "string") {
+    const wanted = selector.date;
+    if (Number.isNaN(new Date(wanted).getTime())) return refuse("Date is invalid", ["billingCycleSelector", "selector", "date"]);
+    for (let i = 1; i <= 1000 && !index; i++) {
+      const d = cycleDate(c, i);
+      if (sameDay(d, new Date(wanted).toISOString())) index = i;
+      if (d > new Date(wanted).toISOString()) break;
+    }
+    if (!index) return refuse("No billing cycle on that date", ["billingCycleSelector", "selector", "date"], "CYCLE_NOT_FOUND");
+  } else {
+    return refuse("Select a billing cycle by index or date", ["billingCycleSelector", "selector"]);
+  }
+  const date = cycleDate(c, index);
+  if (date < now.toISOString()) return refuse("Billing cycle is in the past", ["billingCycleSelector", "selector"], "CYCLE_IN_PAST");
+  const events: SimEvent[] = [];
+  if (!c.skippedCycles.includes(index)) {
+    c.skippedCycles.push(index);
+    events.push({ topic: "subscription_billing_cycles/skip", payload: billingCycleSkipPayload(c, index, date), app: c.app });
+    // Skipping the cycle due next moves the next charge to the next cycle not skipped.
+    if (sameDay(c.nextBillingDate, date)) {
+      let next = index + 1;
+      while (c.skippedCycles.includes(next)) next++;
+      c.nextBillingDate = cycleDate(c, next);
+      events.unshift(...touch(c, now));
+    }
+  }
+  return ok({ cycleIndex: index, skipped: true, billingAttemptExpectedDate: date }, events);
+}
+
+export function openDraft(state: SimState, shop: ShopState, contractId: unknown, now: Date): Outcome<Draft> {
+  const c = ownContract(shop, contractId);
+  if (!c) return refuse("Contract does not exist", ["contractId"]);
+  if (TERMINAL.includes(c.status)) return refuse("Contract is no longer active", null, "CONTRACT_TERMINATED");
+  // Abandoned drafts are how a refused edit ends; forget them after a day so the state stays small.
+  const dayAgo = new Date(now.getTime() - 86400_000).toISOString();
+  for (const d of Object.values(shop.drafts)) if (d.createdAt < dayAgo) delete shop.drafts[d.id];
+  const draft: Draft = {
+    id: newGid(state, "SubscriptionDraft"),
+    contractId: c.id,
+    baseRevisionId: c.revisionId,
+    lines: structuredClone(c.lines),
+    createdAt: now.toISOString(),
+  };
+  shop.drafts[draft.id] = draft;
+  return ok(draft);
+}
+
+export function updateDraftLine(
+  shop: ShopState,
+  draftId: unknown,
+  lineId: unknown,
+  input: { quantity?: unknown; productVariantId?: unknown; currentPrice?: unknown } | undefined,
+): Outcome<{ draft: Draft; line: Line }> {
+  const draft = typeof draftId === "string" ? shop.drafts[draftId] : undefined;
+  if (!draft) return refuse("Draft does not exist", ["draftId"]);
+  const line = draft.lines.find((l) => l.id === lineId);
+  if (!line) return refuse("Line does not exist", ["lineId"]);
+  // Validate everything before changing anything: a refused update leaves the draft as it was.
+  if (input?.quantity !== undefined && (typeof input.quantity !== "number" || !Number.isInteger(input.quantity) || input.quantity < 1)) {
+    return refuse("Quantity must be greater than or equal to 1", ["input", "quantity"], "GREATER_THAN_OR_EQUAL_TO");
+  }
+  let variant: Variant | undefined;
+  if (input?.productVariantId !== undefined) {
+    variant = typeof input.productVariantId === "string" ? shop.variants[input.productVariantId] : undefined;
+    if (!variant) return refuse("Product variant does not exist", ["input", "productVariantId"], "INVALID");
+  }
+  if (input?.currentPrice !== undefined && !(typeof input.currentPrice === "string" || typeof input.currentPrice === "number")) {
+    return refuse("Price is invalid", ["input", "currentPrice"]);
+  }
+  if (typeof input?.quantity === "number") line.quantity = input.quantity;
+  if (variant) {
+    line.variantId = variant.id;
+    line.productId = variant.productId;
+    line.title = shop.products[variant.productId]?.title ?? line.title;
+    line.variantTitle = variant.title === "Default Title" ? null : variant.title;
+    line.price = variant.price;
+  }
+  if (input?.currentPrice !== undefined) line.price = Number(input.currentPrice).toFixed(2);
+  return ok({ draft, line });
+}
+
+export function commitDraft(shop: ShopState, draftId: unknown, now: Date): Outcome<Contract> {
+  const draft = typeof draftId === "string" ? shop.drafts[draftId] : undefined;
+  if (!draft) return refuse("Draft does not exist", ["draftId"]);
+  const c = ownContract(shop, draft.contractId);
+  if (!c) return refuse("Contract does not exist", ["draftId"]);
+  if (c.revisionId !== draft.baseRevisionId) {
+    delete shop.drafts[draft.id];
+    return refuse("The contract changed since this draft was created", null, "STALE_CONTRACT");
+  }
+  if (TERMINAL.includes(c.status)) return refuse("Contract is no longer active", null, "CONTRACT_TERMINATED");
+  c.lines = draft.lines;
+  delete shop.drafts[draft.id];
+  return ok(c, touch(c, now));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Customers, payment methods, metafields
+
+export function findPaymentMethod(shop: ShopState, id: unknown) {
+  for (const customer of Object.values(shop.customers)) {
+    const method = customer.paymentMethods.find((m) => m.id === id);
+    if (method) return { customer, method };
+  }
+  return undefined;
+}
+
+export function sendPaymentMethodUpdateEmail(state: SimState, shop: ShopState, paymentMethodId: unknown, now: Date): Outcome<Customer> {
+  const found = findPaymentMethod(shop, paymentMethodId);
+  if (!found) return refuse("Customer payment method does not exist", ["customerPaymentMethodId"], "PAYMENT_METHOD_DOES_NOT_EXIST");
+  if (found.method.revokedAt) return refuse("Customer payment method is revoked", null, "PAYMENT_METHOD_REVOKED");
+  if (!found.customer.email) return refuse("Customer has no e-mail address", null, "CUSTOMER_DOES_NOT_HAVE_EMAIL");
+  shop.emails.push({
+    id: newGid(state, "Email"),
+    kind: "payment_method_update",
+    to: found.customer.email,
+    customerId: found.customer.id,
+    paymentMethodId: found.method.id,
+    sentAt: now.toISOString(),
+  });
+  return ok(found.customer);
+}
+
+const METAFIELD_TYPES = new Set([
+  "single_line_text_field",
+  "multi_line_text_field",
+  "json",
+  "boolean",
+  "number_integer",
+  "number_decimal",
+  "date",
+  "date_time",
+  "url",
+  "color",
+  "product_reference",
+  "variant_reference",
+  "list.product_reference",
+  "list.variant_reference",
+  "list.single_line_text_field",
+]);
+
+function validMetafieldValue(type: string, value: string): boolean {
+  try {
+    if (type === "json" || type.startsWith("list.")) return JSON.parse(value) !== undefined;
+  } catch {
+    return false;
+  }
+  if (type === "boolean") return value === "true" || value === "false";
+  if (type === "number_integer") return /^-?\d+$/.test(value);
+  if (type === "number_decimal") return /^-?\d+(\.\d+)?$/.test(value);
+  return true;
+}
+
+export interface MetafieldInputRaw {
+  ownerId?: unknown;
+  namespace?: unknown;
+  key?: unknown;
+  type?: unknown;
+  value?: unknown;
+}
+
+export function setMetafields(state: SimState, shop: ShopState, inputs: unknown, now: Date): Outcome<{ id: string; namespace: string; key: string }[]> {
+  if (!Array.isArray(inputs) || inputs.length === 0) return refuse("Metafields are required", ["metafields"], "BLANK");
+  if (inputs.length > 25) return refuse("Exceeded the maximum metafields input limit of 25", ["metafields"], "LESS_THAN_OR_EQUAL_TO");
+  // All or nothing: validate every input first.
+  for (const [i, raw] of (inputs as MetafieldInputRaw[]).entries()) {
+    const at = (f: string) => ["metafields", String(i), f];
+    if (typeof raw.ownerId !== "string" || !raw.ownerId.startsWith("gid://shopify/")) return refuse("Owner id is invalid", at("ownerId"));
+    if (typeof raw.namespace !== "string" || raw.namespace.length < 2 || raw.namespace.length > 255) return refuse("Namespace is invalid", at("namespace"));
+    if (typeof raw.key !== "string" || raw.key.length < 2 || raw.key.length > 64) return refuse("Key is invalid", at("key"));
+    if (typeof raw.type !== "string" || !METAFIELD_TYPES.has(raw.type)) return refuse(`Type ${String(raw.type)} is not supported`, at("type"));
+    if (typeof raw.value !== "string" || !validMetafieldValue(raw.type, raw.value)) return refuse(`Value is invalid for type ${raw.type}`, at("value"));
+  }
+  const out = (inputs as Required<{ [K in keyof MetafieldInputRaw]: string }>[]).map((m) => {
+    const storeKey = `${m.ownerId}|${m.namespace}|${m.key}`;
+    const existing = shop.metafields[storeKey];
+    const id = existing?.id ?? newGid(state, "Metafield");
+    shop.metafields[storeKey] = { id, ownerId: m.ownerId, namespace: m.namespace, key: m.key, type: m.type, value: m.value, updatedAt: now.toISOString() };
+    return { id, namespace: m.namespace, key: m.key };
+  });
+  return ok(out);
+}

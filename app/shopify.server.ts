@@ -1,0 +1,40 @@
+// The Shopify app: OAuth/token exchange, embedded-admin auth, session storage, webhook HMAC.
+// Webhook subscriptions themselves are declared in shopify.app.toml (app-specific webhooks).
+import "@shopify/shopify-app-remix/adapters/node";
+import { ApiVersion, AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
+import { prisma } from "./db.server";
+import { env } from "./env.server";
+import { ensurePlatformRouting } from "./platform/index.server";
+import { markInstalled } from "./domain/shop-lifecycle.server";
+
+// In simulator mode, *.myshopify.com traffic (token exchange included) goes to the simulator.
+ensurePlatformRouting();
+
+const config = env();
+
+const shopify = shopifyApp({
+  apiKey: config.SHOPIFY_API_KEY,
+  apiSecretKey: config.SHOPIFY_API_SECRET,
+  apiVersion: ApiVersion.July25,
+  scopes: config.SCOPES.split(","),
+  appUrl: config.SHOPIFY_APP_URL,
+  authPathPrefix: "/auth",
+  sessionStorage: new PrismaSessionStorage(prisma),
+  distribution: AppDistribution.AppStore,
+  future: { unstable_newEmbeddedAuthStrategy: true },
+  isEmbeddedApp: true,
+  hooks: {
+    // Token exchange just stored the offline session: the shop is (re)installed. Keys revoked
+    // by an earlier uninstall stay revoked.
+    afterAuth: async ({ session }) => markInstalled(session.shop),
+  },
+});
+
+export default shopify;
+export const apiVersion = ApiVersion.July25;
+export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
+export const authenticate = shopify.authenticate;
+export const unauthenticated = shopify.unauthenticated;
+export const login = shopify.login;
+export const sessionStorage = shopify.sessionStorage;

@@ -1,0 +1,207 @@
+// Admin API reads (spec 1, "Reads"): fifteen GET routes over the domain read functions. The
+// domain parses filters (unknown enum values and bad timestamps are 400 naming the value); this
+// file only binds paths, scopes and the list envelope. Unknown query parameters are refused by
+// the strict query schemas (a typo never silently widens a list).
+import { z } from "zod";
+import { defineRoute, type AnyRoute, type RouteContext } from "../../http/route";
+import { decodeCursor, toEnvelope } from "../../http/cursor.server";
+import { clampLimit, type PageRequest, type PageResult } from "../../domain/paging.server";
+import { getSubscription, listSubscriptions, parseSubscriptionFilters } from "../../domain/subscriptions.server";
+import { listPlans, parsePlanFilters } from "../../domain/plans.server";
+import { listBoxes, listBundles, parsePeriod } from "../../domain/bundles.server";
+import { getMixMatch, listMixMatch } from "../../domain/mixmatch.server";
+import { listGifts, parseGiftFilters } from "../../domain/gifts.server";
+import { listCampaigns, listSends } from "../../domain/winback.server";
+import { listNotifications, parseNotificationFilters } from "../../domain/notifications.server";
+import { churn, cohorts, mrr, parseRange, parseWindow, recovery } from "../../domain/analytics.server";
+
+const opt = (description: string) => z.string().optional().describe(description);
+const paging = {
+  limit: opt("Page size: default 50, maximum 250 (larger values are clamped)"),
+  cursor: opt("Opaque cursor from next_cursor; a malformed cursor is 400 invalid_cursor"),
+};
+const listQuery = <T extends z.ZodRawShape>(shape: T) => z.object({ ...paging, ...shape }).strict();
+const idParam = (name: string) => z.object({ [name]: z.string().min(1).max(255) });
+
+type Q = Record<string, string | undefined>;
+
+/** Page request from the query; the cursor is bound to the list and its filters. */
+function page(query: Q, bind: string): PageRequest {
+  return { limit: clampLimit(query.limit), after: query.cursor ? decodeCursor(query.cursor, bind) : null };
+}
+
+const bindOf = (list: string, query: Q, filterNames: string[]) =>
+  [list, ...filterNames.map((n) => `${n}=${query[n] ?? ""}`)].join("|");
+
+async function listed<T>(query: Q, list: string, filterNames: string[], fetch: (p: PageRequest) => Promise<PageResult<T>>) {
+  const bind = bindOf(list, query, filterNames);
+  return { body: toEnvelope(await fetch(page(query, bind)), bind) };
+}
+
+const readCustomers = (ctx: RouteContext<any, any, any>) => ctx.hasScope("read:customers"); // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export const adminReadRoutes: AnyRoute[] = [
+  defineRoute({
+    method: "GET",
+    path: "/subscriptions",
+    scopes: ["read:subscriptions"],
+    query: listQuery({
+      status: opt("ACTIVE, PAUSED, CANCELLED or EXPIRED"),
+      plan_id: opt("selling_plan_group_id to match"),
+      customer_id: opt("gid://shopify/Customer/<number>"),
+      updated_after: opt("ISO 8601 timestamp; rows updated strictly after it"),
+    }),
+    summary: "List subscriptions (the contract mirror)",
+    tags: ["Subscriptions"],
+    handler: (ctx) =>
+      listed(ctx.query, "subscriptions", ["status", "plan_id", "customer_id", "updated_after"], (p) =>
+        listSubscriptions({ shopId: ctx.shop.id, canReadCustomers: readCustomers(ctx), filters: parseSubscriptionFilters(ctx.query), page: p }),
+      ),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/subscriptions/:contract_gid",
+    scopes: ["read:subscriptions"],
+    params: idParam("contract_gid"),
+    query: z.object({}).strict(),
+    summary: "One subscription, with its lines and gift",
+    tags: ["Subscriptions"],
+    handler: async (ctx) => ({
+      body: await getSubscription({ shopId: ctx.shop.id, canReadCustomers: readCustomers(ctx), contractGid: ctx.params.contract_gid }),
+    }),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/plans",
+    scopes: ["read:plans"],
+    query: listQuery({ status: opt("active or archived") }),
+    summary: "List plans (selling plan groups) with their schedule",
+    tags: ["Plans"],
+    handler: (ctx) => listed(ctx.query, "plans", ["status"], (p) => listPlans({ shopId: ctx.shop.id, filters: parsePlanFilters(ctx.query), page: p })),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/bundles",
+    scopes: ["read:bundles"],
+    query: listQuery({}),
+    summary: "List bundles (curated, build-a-box and regular)",
+    tags: ["Bundles"],
+    handler: (ctx) => listed(ctx.query, "bundles", [], (p) => listBundles({ shopId: ctx.shop.id, page: p })),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/bundles/:id/boxes",
+    scopes: ["read:bundles"],
+    params: idParam("id"),
+    query: z.object({ period: opt("YYYY-MM; without it, the 24 most recent periods") }).strict(),
+    summary: "A bundle's boxes and their items, newest period first",
+    tags: ["Bundles"],
+    handler: async (ctx) => {
+      const period = parsePeriod(ctx.query);
+      return { body: { data: await listBoxes({ shopId: ctx.shop.id, bundleId: ctx.params.id, period }), next_cursor: null } };
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/mix-match",
+    scopes: ["read:mixmatch"],
+    query: listQuery({}),
+    summary: "List Mix & Match plans",
+    tags: ["Mix & Match"],
+    handler: (ctx) => listed(ctx.query, "mix-match", [], (p) => listMixMatch({ shopId: ctx.shop.id, page: p })),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/mix-match/:id",
+    scopes: ["read:mixmatch"],
+    params: idParam("id"),
+    query: z.object({}).strict(),
+    summary: "One Mix & Match plan: full catalogue, cart_group_id, price_cents snapshot",
+    tags: ["Mix & Match"],
+    handler: async (ctx) => ({ body: await getMixMatch({ shopId: ctx.shop.id, id: ctx.params.id }) }),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/gifts",
+    scopes: ["read:gifts"],
+    query: listQuery({ status: opt("pending, sent, claimed, expired or ended") }),
+    summary: "List gifts (names, e-mails and message only with read:customers; never a claim token)",
+    tags: ["Gifts"],
+    handler: (ctx) =>
+      listed(ctx.query, "gifts", ["status"], (p) =>
+        listGifts({ shopId: ctx.shop.id, canReadCustomers: readCustomers(ctx), filters: parseGiftFilters(ctx.query), page: p }),
+      ),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/winback/campaigns",
+    scopes: ["read:winback"],
+    query: listQuery({}),
+    summary: "List win-back campaigns",
+    tags: ["Win-back"],
+    handler: (ctx) => listed(ctx.query, "winback-campaigns", [], (p) => listCampaigns({ shopId: ctx.shop.id, page: p })),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/winback/campaigns/:id/sends",
+    scopes: ["read:winback"],
+    params: idParam("id"),
+    query: listQuery({}),
+    summary: "A campaign's send ledger with attribution outcome",
+    tags: ["Win-back"],
+    handler: (ctx) =>
+      listed(ctx.query, `winback-sends:${ctx.params.id}`, [], (p) => listSends({ shopId: ctx.shop.id, campaignId: ctx.params.id, page: p })),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/notifications",
+    scopes: ["read:notifications"],
+    query: listQuery({
+      event: opt("notification event name, e.g. renewal_reminder"),
+      status: opt("queued, sent, delivered, bounced or failed"),
+      customer_id: opt("gid://shopify/Customer/<number>"),
+    }),
+    summary: "Outbound e-mail log with delivery lifecycle (no names or e-mail addresses)",
+    tags: ["Notifications"],
+    handler: (ctx) =>
+      listed(ctx.query, "notifications", ["event", "status", "customer_id"], (p) =>
+        listNotifications({ shopId: ctx.shop.id, filters: parseNotificationFilters(ctx.query), page: p }),
+      ),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/analytics/mrr",
+    scopes: ["read:analytics"],
+    query: z.object({}).strict(),
+    summary: "Monthly recurring revenue and contracts_missing_amount",
+    tags: ["Analytics"],
+    handler: async (ctx) => ({ body: await mrr(ctx.shop.id) }),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/analytics/churn",
+    scopes: ["read:analytics"],
+    query: z.object({ range: opt("7d, 30d (default), 90d or 12mo") }).strict(),
+    summary: "Churn over a range",
+    tags: ["Analytics"],
+    handler: async (ctx) => ({ body: await churn(ctx.shop.id, parseRange(ctx.query)) }),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/analytics/cohorts",
+    scopes: ["read:analytics"],
+    query: z.object({ window: opt("12 (default), 24 or all (months of signup cohorts)") }).strict(),
+    summary: "Monthly signup cohorts and their retention",
+    tags: ["Analytics"],
+    handler: async (ctx) => ({ body: await cohorts(ctx.shop.id, parseWindow(ctx.query)) }),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/analytics/recovery",
+    scopes: ["read:analytics"],
+    query: z.object({ range: opt("7d, 30d (default), 90d or 12mo") }).strict(),
+    summary: "Win-back recovery over a range",
+    tags: ["Analytics"],
+    handler: async (ctx) => ({ body: await recovery(ctx.shop.id, parseRange(ctx.query)) }),
+  }),
+];

@@ -1,0 +1,53 @@
+// The Storefront API (publishable key, browser-safe reads). Every resource returns the child
+// selling_plan_id resolved live from the platform, closing the cart gap (spec 1 rule 10).
+import { z } from "zod";
+import { getMixMatch } from "../../domain/mixmatch.server";
+import { defineRoute, type AnyRoute } from "../../http/route";
+import { platformFor } from "../../platform/index.server";
+import { viaPlatform } from "../platform-call.server";
+
+const MixMatchStorefront = z.object({
+  id: z.string(),
+  title: z.string(),
+  selling_plan_group_id: z.string(),
+  selling_plan_id: z.string().nullable().describe("Child selling plan a cart line must carry; null when the group has none on the platform"),
+  cart_group_id: z.string().describe("Value every line of one selection carries as the _rc_mm_group line property"),
+  price_cents: z.number().int().describe("Snapshot refreshed on save; the live variant price wins at checkout"),
+  min_items: z.number().int(),
+  max_items: z.number().int(),
+  categories: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      position: z.number().int(),
+      entries: z.array(
+        z.object({
+          variant_id: z.string(),
+          product_title: z.string(),
+          variant_title: z.string().nullable(),
+          image_url: z.string().nullable(),
+          price_cents: z.number().int(),
+          position: z.number().int(),
+        }),
+      ),
+    }),
+  ),
+});
+
+export const storefrontRoutes: AnyRoute[] = [
+  defineRoute({
+    method: "GET",
+    path: "/mix-match/:id",
+    scopes: ["read:mixmatch"],
+    params: z.object({ id: z.string().min(1).max(64) }),
+    summary: "A Mix & Match plan with its pickable catalogue and the selling_plan_id a cart line needs",
+    tags: ["Mix & Match"],
+    responses: MixMatchStorefront,
+    async handler(ctx) {
+      const plan = await getMixMatch({ shopId: ctx.shop.id, id: ctx.params.id });
+      const group = await viaPlatform(async () => (await platformFor(ctx.shop.domain)).resolveSellingPlans(plan.selling_plan_group_id));
+      const { created_at: _c, updated_at: _u, ...rest } = plan;
+      return { body: { ...rest, selling_plan_id: group?.sellingPlans[0]?.id ?? null } };
+    },
+  }),
+];

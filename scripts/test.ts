@@ -1,0 +1,68 @@
+// `npm test`: every test, against the real PostgreSQL and Redis.
+//   1. migrate a template database (each Vitest worker gets a clone: tests/setup/global.ts)
+//   2. generate the Prisma client and build the Remix app (integration tests serve the build)
+//   3. Vitest (unit + integration), then Playwright (e2e, Debian chromium)
+// Exits non-zero if anything fails; prints one closing "N passed, N failed" line.
+import { spawnSync, execFileSync } from "node:child_process";
+import { existsSync, readFileSync, mkdirSync } from "node:fs";
+import pg from "pg";
+import { applyLocalDefaults } from "./local-env";
+import { checkRedis } from "./services";
+import { TEMPLATE_DB } from "../tests/setup/workers";
+
+applyLocalDefaults();
+process.env.CHECKPOINT_DISABLE = "1";
+const pgBase = process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";
+const templateUrl = `${pgBase}/${TEMPLATE_DB}`;
+const step = (msg: string) => console.log(`\n[test] ${msg}`);
+
+step("services");
+const admin = new pg.Client({ connectionString: `${pgBase}/postgres` });
+await admin.connect();
+await admin.query(`DROP DATABASE IF EXISTS "${TEMPLATE_DB}" WITH (FORCE)`);
+await admin.query(`CREATE DATABASE "${TEMPLATE_DB}"`);
+await admin.end();
+await checkRedis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379");
+
+step("migrating the template database");
+const env = { ...process.env, DATABASE_URL: templateUrl };
+execFileSync("node_modules/.bin/prisma", ["migrate", "deploy"], { stdio: "inherit", env });
+execFileSync("node_modules/.bin/prisma", ["generate"], { stdio: "inherit", env });
+step("checking the schema matches the migrations");
+execFileSync("node_modules/.bin/prisma", ["migrate", "diff", "--from-migrations", "prisma/migrations", "--to-schema-datamodel", "prisma/schema.prisma", "--exit-code"], { stdio: "inherit", env });
+
+step("type check and build");
+execFileSync("node_modules/.bin/tsc", ["--noEmit"], { stdio: "inherit" });
+execFileSync("node_modules/.bin/remix", ["build"], { stdio: "inherit" });
+
+mkdirSync("test-results", { recursive: true });
+step("vitest: unit and integration");
+const vitest = spawnSync("node_modules/.bin/vitest", ["run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"], { stdio: "inherit", env: process.env });
+
+const counts = { passed: 0, failed: 0, skipped: 0 };
+if (existsSync("test-results/vitest.json")) {
+  const r = JSON.parse(readFileSync("test-results/vitest.json", "utf8"));
+  counts.passed += r.numPassedTests ?? 0;
+  counts.failed += r.numFailedTests ?? 0;
+  counts.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+}
+
+let e2eStatus = 0;
+if (existsSync("tests/e2e")) {
+  step("playwright: end-to-end in chromium");
+  const pw = spawnSync("node_modules/.bin/playwright", ["test", "--reporter=list,json"], {
+    stdio: ["inherit", "inherit", "inherit"],
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: "test-results/playwright.json" },
+  });
+  e2eStatus = pw.status ?? 1;
+  if (existsSync("test-results/playwright.json")) {
+    const r = JSON.parse(readFileSync("test-results/playwright.json", "utf8"));
+    counts.passed += r.stats?.expected ?? 0;
+    counts.failed += (r.stats?.unexpected ?? 0) + (r.stats?.flaky ?? 0);
+    counts.skipped += r.stats?.skipped ?? 0;
+  } else if (e2eStatus !== 0) counts.failed += 1;
+}
+
+const ok = vitest.status === 0 && e2eStatus === 0 && counts.failed === 0 && counts.passed > 0;
+console.log(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+process.exit(ok ? 0 : 1);

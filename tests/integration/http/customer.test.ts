@@ -1,0 +1,115 @@
+// The real Customer and Storefront surfaces: session exchange, portal config, CORS.
+import { vi } from "vitest";
+import { prisma } from "../../../app/db.server";
+import { customerApi } from "../../../app/surfaces/customer/index.server";
+import { storefrontApi } from "../../../app/surfaces/storefront/index.server";
+import { CUSTOMER_SURFACE, STOREFRONT_SURFACE } from "../../../app/surfaces/config";
+import { createShop, envelopeOf, keyFor, principalFor, req } from "./helpers";
+
+const platform = {
+  customerIdForAccessToken: vi.fn(async (t: string) => (t === "good-token" ? "gid://shopify/Customer/42" : null)),
+  resolveSellingPlans: vi.fn(async (g: string) => ({ groupId: g, sellingPlans: [{ id: "gid://shopify/SellingPlan/7", name: "Monthly" }] })),
+};
+vi.mock("../../../app/platform/index.server", async (orig) => ({
+  ...(await orig<Record<string, unknown>>()),
+  platformFor: async () => platform,
+}));
+
+const S = CUSTOMER_SURFACE;
+const json = { "Content-Type": "application/json" };
+
+describe("Customer API", () => {
+  it("POST /session exchanges a customer token for a working 30-minute session", async () => {
+    const shop = await createShop();
+    const pk = await keyFor(shop.id, "PUBLISHABLE", []);
+    const res = await customerApi.handle(req(S, "POST", "/session", { token: pk.key }, { body: JSON.stringify({ customer_access_token: "good-token" }), headers: json }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ customer_id: "gid://shopify/Customer/42", expires_in: 1800, session_header: "X-Service-Session" });
+    expect(String(body.session_token)).toMatch(/^svc_cst_/);
+    expect(new Date(String(body.expires_at)).getTime() - Date.now()).toBeGreaterThan(1790_000);
+
+    const cfg = await customerApi.handle(req(S, "GET", "/config", { token: pk.key, session: String(body.session_token) }));
+    expect(cfg.status).toBe(200);
+    expect(await cfg.json()).toEqual({
+      reschedule_max_months: 3,
+      cancel_flow: { offer_pause: true, offer_skip: true, show_reason_survey: true, reasons: [] },
+      portal_actions: { hide_skip: false, hide_pause: false, hide_cancel: false, hide_edit_address: false, hide_edit_quantity: false, hide_swap_product: false, hide_change_date: false },
+    });
+  });
+
+  it("every refused exchange is the same 401 invalid_credential", async () => {
+    const shop = await createShop();
+    const pk = await keyFor(shop.id, "PUBLISHABLE", []);
+    const a = await envelopeOf(await customerApi.handle(req(S, "POST", "/session", { token: pk.key }, { body: JSON.stringify({ customer_access_token: "bad" }), headers: json })));
+    const b = await envelopeOf(await customerApi.handle(req(S, "POST", "/session", { token: "svc_pk_x" }, { body: JSON.stringify({ customer_access_token: "good-token" }), headers: json })));
+    expect([a.code, b.code]).toEqual(["invalid_credential", "invalid_credential"]);
+    expect(a.message).toBe(b.message);
+  });
+
+  it("GET /config reflects the shop's PortalConfig", async () => {
+    const { shop, creds } = await principalFor(S, {}, []);
+    await prisma.portalConfig.create({ data: { shopId: shop.id, rescheduleMaxMonths: 6, hiddenActions: ["skip"], cancelReasons: ["Too much"] } });
+    const body = (await (await customerApi.handle(req(S, "GET", "/config", creds))).json()) as { reschedule_max_months: number; portal_actions: { hide_skip: boolean } };
+    expect(body.reschedule_max_months).toBe(6);
+    expect(body.portal_actions.hide_skip).toBe(true);
+  });
+
+  it("answers a preflight for any origin with the allowed methods and headers", async () => {
+    const res = await customerApi.handle(
+      new Request(`http://127.0.0.1${S.basePath}/config`, { method: "OPTIONS", headers: { Origin: "https://shop.example", "Access-Control-Request-Method": "GET" } }),
+    );
+    expect(res.status).toBe(204);
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBe("https://shop.example");
+    expect(res.headers.get("Access-Control-Allow-Headers")).toBe("Authorization, X-Service-Session, Content-Type, Idempotency-Key");
+    expect(res.headers.get("Access-Control-Allow-Methods")).toContain("POST");
+    expect(res.headers.get("Vary")).toBe("Origin");
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
+  });
+
+  it("allows the shop's own domain, its storefront origins and PortalConfig.allowedOrigins; errors carry the same CORS headers", async () => {
+    const { shop, creds } = await principalFor(S, { storefrontOrigins: ["https://brand.example"] }, []);
+    await prisma.portalConfig.create({ data: { shopId: shop.id, allowedOrigins: ["https://headless.example"] } });
+    for (const origin of [`https://${shop.domain}`, "https://brand.example", "https://headless.example"]) {
+      const ok = await customerApi.handle(req(S, "GET", "/config", creds, { headers: { Origin: origin } }));
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get("Access-Control-Allow-Origin")).toBe(origin);
+      const err = await customerApi.handle(req(S, "GET", "/nope", creds, { headers: { Origin: origin } }));
+      expect(err.status).toBe(404);
+      expect(err.headers.get("Access-Control-Allow-Origin")).toBe(origin);
+      expect(err.headers.get("Access-Control-Expose-Headers")).toContain("X-Service-Request-Id");
+    }
+    const bad = await customerApi.handle(req(S, "GET", "/config", creds, { headers: { Origin: "https://evil.example" } }));
+    expect(bad.status).toBe(403);
+    expect(bad.headers.get("Access-Control-Allow-Origin")).toBeNull();
+  });
+});
+
+describe("Storefront API", () => {
+  it("GET /mix-match/:id returns the catalogue with the live selling_plan_id", async () => {
+    const { shop, creds } = await principalFor(STOREFRONT_SURFACE, {}, ["read:mixmatch"]);
+    const group = await prisma.sellingPlanGroup.create({
+      data: { shopId: shop.id, groupGid: "gid://shopify/SellingPlanGroup/5", name: "MM", cadenceLabel: "Monthly", interval: "MONTH", intervalCount: 1, billingLabel: "b", discountLabel: "d" },
+    });
+    const plan = await prisma.mixMatchPlan.create({
+      data: {
+        shopId: shop.id,
+        groupId: group.id,
+        title: "Pick 3",
+        cartGroupId: "mm-1",
+        priceCents: 3000,
+        minItems: 3,
+        maxItems: 3,
+        categories: { create: [{ title: "Coffee", entries: { create: [{ variantGid: "gid://shopify/ProductVariant/1", productTitle: "Beans", priceCents: 1000 }] } }] },
+      },
+    });
+    const res = await storefrontApi.handle(req(STOREFRONT_SURFACE, "GET", `/mix-match/${plan.id}`, creds));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ id: plan.id, selling_plan_group_id: "gid://shopify/SellingPlanGroup/5", selling_plan_id: "gid://shopify/SellingPlan/7", cart_group_id: "mm-1" });
+    expect(platform.resolveSellingPlans).toHaveBeenCalledWith("gid://shopify/SellingPlanGroup/5");
+    const missing = await storefrontApi.handle(req(STOREFRONT_SURFACE, "GET", "/mix-match/nope", creds));
+    expect((await envelopeOf(missing)).code).toBe("not_found");
+  });
+});

@@ -1,0 +1,160 @@
+// Shared fixtures for the kernel tests: shops with unique domains, keys, and test route tables
+// run through the real kernel (createSurface) with the real surface configs.
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { prisma } from "../../../app/db.server";
+import { mintKey, type KeyKind } from "../../../app/domain/keys.server";
+import { issueCustomerSession } from "../../../app/domain/customer-session.server";
+import { afterWhere, KEYSET_ORDER } from "../../../app/domain/paging.server";
+import { keysetPage } from "../../../app/http/cursor.server";
+import { createSurface, type KernelOptions, type SurfaceConfig } from "../../../app/http/kernel.server";
+import { defineRoute, type AnyRoute } from "../../../app/http/route";
+import { ApiError } from "../../../app/errors";
+import { ADMIN_SURFACE, CUSTOMER_SURFACE, STOREFRONT_SURFACE } from "../../../app/surfaces/config";
+
+export const SURFACES: SurfaceConfig[] = [ADMIN_SURFACE, STOREFRONT_SURFACE, CUSTOMER_SURFACE];
+
+export interface ShopOpts {
+  appPlan?: "FREE" | "PRO";
+  partnerDevelopment?: boolean;
+  platformPlanPaid?: boolean;
+  storefrontOrigins?: string[];
+  offlineSession?: boolean;
+}
+
+export async function createShop(opts: ShopOpts = {}) {
+  const domain = `t-${randomUUID()}.myshopify.com`;
+  const shop = await prisma.shop.create({
+    data: {
+      domain,
+      appPlan: opts.appPlan ?? "PRO",
+      partnerDevelopment: opts.partnerDevelopment ?? false,
+      platformPlanPaid: opts.platformPlanPaid ?? true,
+      storefrontOrigins: opts.storefrontOrigins ?? [],
+    },
+  });
+  if (opts.offlineSession !== false) {
+    await prisma.session.create({ data: { id: `offline_${domain}`, shop: domain, state: "", isOnline: false, accessToken: "shpat_test" } });
+  }
+  return shop;
+}
+
+export const TEST_SCOPE = "read:plans" as const; // offered on both key kinds
+
+export async function keyFor(shopId: string, kind: KeyKind, scopes: string[] = [TEST_SCOPE]) {
+  return mintKey({ shopId, name: `test ${kind}`, scopes, kind });
+}
+
+export function kindFor(surface: SurfaceConfig): KeyKind {
+  return surface.keyKind;
+}
+
+/** A test route table exercising every kernel path; identical on every surface. */
+export function testRoutes(): AnyRoute[] {
+  return [
+    defineRoute({
+      method: "GET",
+      path: "/things/:thing_gid",
+      scopes: [TEST_SCOPE],
+      params: z.object({ thing_gid: z.string() }),
+      summary: "echo",
+      handler: (ctx) => ({ body: { thing: ctx.params.thing_gid, customer: ctx.customerId ?? null } }),
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/things",
+      scopes: [TEST_SCOPE],
+      body: z.object({ name: z.string().min(1), count: z.number().int().optional() }),
+      summary: "create",
+      handler: (ctx) => ({ status: 201, body: { name: ctx.body.name } }),
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/things/:thing_gid/act",
+      scopes: [TEST_SCOPE],
+      requiresIdempotencyKey: true,
+      summary: "write",
+      handler: () => ({ body: { ok: true } }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/keys",
+      scopes: [TEST_SCOPE],
+      query: z.object({ limit: z.string().optional(), cursor: z.string().optional() }),
+      summary: "list",
+      handler: async (ctx) => ({
+        body: await keysetPage(
+          ctx.query,
+          ({ after, take }) =>
+            prisma.apiKey.findMany({ where: { shopId: ctx.shop.id, ...afterWhere(after) }, orderBy: KEYSET_ORDER, take, select: { id: true, createdAt: true } }),
+          (r) => r.id,
+          "keys",
+        ),
+      }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/boom",
+      scopes: [],
+      summary: "throws",
+      handler: () => {
+        throw new Error("injected fault: secret detail");
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/conflict",
+      scopes: [],
+      summary: "throws ApiError",
+      handler: () => {
+        throw new ApiError("state_conflict", "nope");
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/open",
+      scopes: [],
+      session: false,
+      summary: "no session needed (customer surface)",
+      handler: () => ({ body: { open: true } }),
+    }),
+  ];
+}
+
+export function testSurface(config: SurfaceConfig, options: KernelOptions = {}) {
+  return createSurface(config, testRoutes(), options);
+}
+
+export interface Creds {
+  token?: string;
+  session?: string;
+}
+
+export function req(config: SurfaceConfig, method: string, path: string, creds: Creds = {}, init: { body?: string; headers?: Record<string, string> } = {}): Request {
+  const headers = new Headers(init.headers);
+  if (creds.token) headers.set("Authorization", `Bearer ${creds.token}`);
+  if (creds.session) headers.set("X-Service-Session", creds.session);
+  return new Request(`http://127.0.0.1${config.basePath}${path}`, { method, headers, body: init.body });
+}
+
+/** A shop, a key of the surface's kind with the test scope and, on the Customer API, a session. */
+export async function principalFor(config: SurfaceConfig, shopOpts: ShopOpts = {}, scopes: string[] = [TEST_SCOPE]) {
+  const shop = await createShop(shopOpts);
+  const key = await keyFor(shop.id, config.keyKind, scopes);
+  const creds: Creds = { token: key.key };
+  if (config.customerSession) creds.session = issueCustomerSession({ shopId: shop.id, customerId: "gid://shopify/Customer/1", keyId: key.id }).token;
+  return { shop, key, creds };
+}
+
+export async function envelopeOf(res: Response) {
+  const body = (await res.json()) as { error: { code: string; message: string; doc_url: string; request_id: string } };
+  return body.error;
+}
+
+/** The shared command connection, once connected (it has no offline queue). */
+export async function readyRedis() {
+  const { redis } = await import("../../../app/redis.server");
+  const r = redis();
+  if (r.status !== "ready") await new Promise<void>((resolve) => r.once("ready", () => resolve()));
+  return r;
+}

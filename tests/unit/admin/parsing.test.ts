@@ -1,0 +1,98 @@
+import fc from "fast-check";
+import { ApiError } from "../../../app/errors";
+import { enumParam, parseIsoTimestamp } from "../../../app/domain/query.server";
+import { formatMinor, parseDecimalToMinor } from "../../../app/domain/money.server";
+import { canonicalJson, requestHash } from "../../../app/http/idempotency.server";
+import { parseLineChange, parseRescheduleDate } from "../../../app/domain/subscription-writes.server";
+import { clampLimit } from "../../../app/domain/paging.server";
+
+describe("ISO 8601 timestamps", () => {
+  it.each([
+    ["2025-01-31T10:00:00Z", "2025-01-31T10:00:00.000Z"],
+    ["2025-01-31T10:00:00.123+02:00", "2025-01-31T08:00:00.123Z"],
+    ["2025-01-31T10:00Z", "2025-01-31T10:00:00.000Z"],
+    ["2025-01-31", "2025-01-31T00:00:00.000Z"],
+    ["2024-02-29T00:00:00Z", "2024-02-29T00:00:00.000Z"],
+  ])("accepts %s", (text, iso) => expect(parseIsoTimestamp(text)!.toISOString()).toBe(iso));
+
+  it.each(["", "yesterday", "2025-02-29", "2025-13-01", "2025-01-31T10:00:00", "2025-01-31T25:00:00Z", "1700000000", "2025/01/31"])(
+    "refuses %s",
+    (text) => expect(parseIsoTimestamp(text)).toBeNull(),
+  );
+});
+
+describe("enum parameters", () => {
+  it("matches case-insensitively, defaults, and names an unknown value", () => {
+    expect(enumParam({ s: "paused" }, "s", ["ACTIVE", "PAUSED"] as const)).toBe("PAUSED");
+    expect(enumParam({}, "range", ["7d", "30d"] as const, "30d")).toBe("30d");
+    expect(() => enumParam({ s: "nope" }, "s", ["ACTIVE"] as const)).toThrow(/nope/);
+  });
+});
+
+describe("limit", () => {
+  it("defaults to 50, clamps to 250, refuses non-integers", () => {
+    expect(clampLimit(undefined)).toBe(50);
+    expect(clampLimit("1000")).toBe(250);
+    expect(clampLimit("1")).toBe(1);
+    expect(() => clampLimit("0")).toThrow(ApiError);
+    expect(() => clampLimit("abc")).toThrow(ApiError);
+  });
+});
+
+describe("money", () => {
+  it("formats minor units exactly, per currency exponent", () => {
+    expect(formatMinor(1999, "USD")).toBe("19.99");
+    expect(formatMinor(5, "USD")).toBe("0.05");
+    expect(formatMinor(-150, "EUR")).toBe("-1.50");
+    expect(formatMinor(1500, "JPY")).toBe("1500");
+    expect(formatMinor(1500, "KWD")).toBe("1.500");
+    expect(formatMinor(9_007_199_254_740_993n, "USD")).toBe("90071992547409.93");
+  });
+  it("property: decimal -> minor -> decimal round-trips", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), (n) => {
+        expect(parseDecimalToMinor(formatMinor(n, "USD"), "USD")).toBe(n);
+      }),
+    );
+  });
+});
+
+describe("idempotency request hash", () => {
+  it("property: key order never changes the canonical form", () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (obj) => {
+        const reversed = Object.fromEntries(Object.entries(obj).reverse());
+        expect(canonicalJson(reversed)).toBe(canonicalJson(obj));
+        expect(JSON.parse(canonicalJson(obj))).toEqual(JSON.parse(JSON.stringify(obj)));
+      }),
+    );
+  });
+  it("separates method, path and body", () => {
+    const h = requestHash("POST", "/api/admin/v1/subscriptions/x/pause", "");
+    expect(requestHash("post", "/api/admin/v1/subscriptions/x/pause", "")).toBe(h);
+    expect(requestHash("POST", "/api/admin/v1/subscriptions/x/cancel", "")).not.toBe(h);
+    expect(requestHash("POST", "/api/admin/v1/subscriptions/gid%3A%2F%2Fshopify%2FSubscriptionContract%2F1/pause", "")).toBe(
+      requestHash("POST", "/api/admin/v1/subscriptions/gid://shopify/SubscriptionContract/1/pause", ""),
+    );
+    expect(requestHash("PATCH", "/p", '{"a":1,"b":{"d":2,"c":3}}')).toBe(requestHash("PATCH", "/p", '{"b":{"c":3,"d":2},"a":1}'));
+    expect(requestHash("PATCH", "/p", '{"a":1}')).not.toBe(requestHash("PATCH", "/p", '{"a":2}'));
+  });
+});
+
+describe("write bodies", () => {
+  const now = new Date("2026-01-01T00:00:00Z");
+  it("reschedule needs a future ISO timestamp within five years", () => {
+    expect(parseRescheduleDate({ next_billing_at: "2026-02-01T00:00:00Z" }, now).toISOString()).toBe("2026-02-01T00:00:00.000Z");
+    expect(parseRescheduleDate({ next_billing_at: "2031-01-01T00:00:00Z" }, now).toISOString()).toBe("2031-01-01T00:00:00.000Z");
+    for (const v of [undefined, null, 5, "tomorrow", "2025-12-31T23:59:59Z", "2026-01-01T00:00:00Z", "2031-01-01T00:00:01Z"]) {
+      expect(() => parseRescheduleDate({ next_billing_at: v }, now)).toThrow(ApiError);
+    }
+  });
+  it("line change needs quantity >= 1 and/or a variant gid, nothing else", () => {
+    expect(parseLineChange({ quantity: 2 })).toEqual({ quantity: 2 });
+    expect(parseLineChange({ variant_id: "gid://shopify/ProductVariant/9" })).toEqual({ variantId: "gid://shopify/ProductVariant/9" });
+    for (const b of [{}, null, [], { quantity: 0 }, { quantity: "2" }, { variant_id: "9" }, { quantity: 1, price: 3 }]) {
+      expect(() => parseLineChange(b)).toThrow(ApiError);
+    }
+  });
+});

@@ -1,0 +1,40 @@
+import { parseEnv } from "../../../app/env.server";
+import { LOCAL_DEFAULTS, applyLocalDefaults } from "../../../scripts/local-env";
+
+const valid = () => {
+  const e = {} as NodeJS.ProcessEnv;
+  applyLocalDefaults(e);
+  return e;
+};
+
+describe("environment", () => {
+  it("accepts the local defaults", () => {
+    const env = parseEnv(valid());
+    expect(env.PORT).toBe(3000);
+    expect(env.SHOPIFY_SIMULATOR_URL).toBe("http://127.0.0.1:3100");
+  });
+
+  it("names every bad variable in one clear message", () => {
+    const e = { ...valid(), DATABASE_URL: "mysql://x", SERVICE_SECRET: "short", PORT: "70000" };
+    expect(() => parseEnv(e)).toThrowError(/DATABASE_URL: must be a postgresql:\/\/ URL[\s\S]*PORT[\s\S]*SERVICE_SECRET: SERVICE_SECRET must be at least 32/);
+  });
+
+  it("requires real values in production: nothing is defaulted", () => {
+    const e: NodeJS.ProcessEnv = { NODE_ENV: "production" };
+    applyLocalDefaults(e);
+    expect(e.DATABASE_URL).toBeUndefined();
+    expect(() => parseEnv(e)).toThrowError(/DATABASE_URL/);
+  });
+
+  it("keeps values that are already set and can switch simulator mode off", () => {
+    const e = { DATABASE_URL: "postgresql://x@h/db", SHOPIFY_SIMULATOR_URL: "" } as NodeJS.ProcessEnv;
+    applyLocalDefaults(e);
+    expect(e.DATABASE_URL).toBe("postgresql://x@h/db");
+    expect(e.REDIS_URL).toBe(LOCAL_DEFAULTS.REDIS_URL);
+    expect(e.SHOPIFY_SIMULATOR_URL).toBeUndefined();
+  });
+
+  it("refuses a malformed encryption key", () => {
+    expect(() => parseEnv({ ...valid(), ENCRYPTION_KEY: "zz" })).toThrowError(/ENCRYPTION_KEY must be 64 hex characters/);
+  });
+});

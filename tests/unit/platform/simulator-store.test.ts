@@ -1,0 +1,135 @@
+import { describe, expect, it, beforeEach } from "vitest";
+import { emptyState, type ShopState, type SimState } from "../../../app/platform/simulator/state";
+import {
+  commitDraft,
+  createContract,
+  installShop,
+  openDraft,
+  setNextBillingDate,
+  setStatus,
+  skipBillingCycle,
+  updateDraftLine,
+  setMetafields,
+} from "../../../app/platform/simulator/store";
+import { parseDocument } from "../../../app/platform/simulator/graphql-document";
+
+const now = new Date("2026-03-01T12:00:00Z");
+let state: SimState;
+let shop: ShopState;
+
+function contract(input: Parameters<typeof createContract>[2] = {}) {
+  const outcome = createContract(state, shop, input, now);
+  if (!outcome.ok) throw new Error("seed failed");
+  return outcome.value;
+}
+
+beforeEach(() => {
+  state = emptyState();
+  shop = installShop(state, { shop: "unit.myshopify.com" }, now);
+});
+
+describe("contract status transitions", () => {
+  it("pause → activate → cancel, each bumping the revision and emitting update webhooks", () => {
+    const c = contract();
+    const paused = setStatus(shop, c.id, "PAUSED", now);
+    expect(paused.ok && paused.value.status).toBe("PAUSED");
+    expect(paused.ok && paused.events.map((e) => e.topic)).toEqual(["subscription_contracts/update", "subscription_contracts/pause"]);
+    expect(setStatus(shop, c.id, "ACTIVE", now).ok).toBe(true);
+    expect(setStatus(shop, c.id, "CANCELLED", now).ok).toBe(true);
+    expect(shop.contracts[c.id].revisionId).toBe(4);
+  });
+
+  it("pausing a paused contract is a successful no-op without webhooks", () => {
+    const c = contract({ status: "PAUSED" });
+    const again = setStatus(shop, c.id, "PAUSED", now);
+    expect(again.ok).toBe(true);
+    expect(again.ok && again.events).toEqual([]);
+    expect(shop.contracts[c.id].revisionId).toBe(1);
+  });
+
+  it("any change of a cancelled contract is refused without a field", () => {
+    const c = contract({ status: "CANCELLED" });
+    for (const target of ["PAUSED", "ACTIVE"] as const) {
+      const r = setStatus(shop, c.id, target, now);
+      expect(r.ok).toBe(false);
+      expect(!r.ok && r.userErrors[0]).toMatchObject({ field: null, code: "CONTRACT_TERMINATED" });
+    }
+    expect(shop.contracts[c.id].status).toBe("CANCELLED");
+  });
+
+  it("another app's contract is as good as missing (error with a field)", () => {
+    const c = contract({ app: "other" });
+    const r = setStatus(shop, c.id, "PAUSED", now);
+    expect(!r.ok && r.userErrors[0].field).toEqual(["subscriptionContractId"]);
+    expect(shop.contracts[c.id].status).toBe("ACTIVE");
+  });
+});
+
+describe("billing dates", () => {
+  it("refuses a next billing date in the past with field date", () => {
+    const c = contract();
+    const r = setNextBillingDate(shop, c.id, "2026-02-01T00:00:00Z", now);
+    expect(!r.ok && r.userErrors[0].field).toEqual(["date"]);
+    expect(setNextBillingDate(shop, c.id, "2026-05-01T00:00:00Z", now).ok).toBe(true);
+    expect(shop.contracts[c.id].nextBillingDate).toBe("2026-05-01T00:00:00.000Z");
+  });
+
+  it("skipping the cycle due next moves the next billing date one interval on", () => {
+    const c = contract({ billingPolicy: { interval: "WEEK", intervalCount: 2 } });
+    const first = c.nextBillingDate;
+    const r = skipBillingCycle(shop, c.id, { index: 1 }, now);
+    expect(r.ok && r.value).toMatchObject({ cycleIndex: 1, skipped: true });
+    expect(new Date(shop.contracts[c.id].nextBillingDate).getTime() - new Date(first).getTime()).toBe(14 * 86400_000);
+    const byDate = skipBillingCycle(shop, c.id, { date: shop.contracts[c.id].nextBillingDate }, now);
+    expect(byDate.ok && byDate.value.cycleIndex).toBe(2);
+    expect(!skipBillingCycle(shop, c.id, {}, now).ok).toBe(true);
+  });
+});
+
+describe("drafts", () => {
+  it("a refused line update changes neither draft nor contract; a good one commits once", () => {
+    const c = contract({ lines: [] });
+    const lineId = c.lines[0].id;
+    const d = openDraft(state, shop, c.id, now);
+    if (!d.ok) throw new Error("draft");
+    const bad = updateDraftLine(shop, d.value.id, lineId, { quantity: 3, productVariantId: "gid://shopify/ProductVariant/999999" });
+    expect(!bad.ok && bad.userErrors[0].field).toEqual(["input", "productVariantId"]);
+    expect(shop.drafts[d.value.id].lines[0].quantity).toBe(1);
+    expect(updateDraftLine(shop, d.value.id, lineId, { quantity: 3 }).ok).toBe(true);
+    expect(shop.contracts[c.id].lines[0].quantity).toBe(1);
+    const committed = commitDraft(shop, d.value.id, now);
+    expect(committed.ok && committed.value.lines[0].quantity).toBe(3);
+    expect(shop.drafts[d.value.id]).toBeUndefined();
+  });
+
+  it("a draft of an older revision is refused at commit (state conflict)", () => {
+    const c = contract();
+    const d = openDraft(state, shop, c.id, now);
+    if (!d.ok) throw new Error("draft");
+    setStatus(shop, c.id, "PAUSED", now);
+    const r = commitDraft(shop, d.value.id, now);
+    expect(!r.ok && r.userErrors[0]).toMatchObject({ field: null, code: "STALE_CONTRACT" });
+  });
+});
+
+describe("metafieldsSet", () => {
+  it("is all-or-nothing and names the bad input's field", () => {
+    const r = setMetafields(state, shop, [
+      { ownerId: "gid://shopify/Product/1", namespace: "app", key: "bundle_plan", type: "json", value: "{}" },
+      { ownerId: "gid://shopify/Product/1", namespace: "app", key: "n", type: "json", value: "{" },
+    ], now);
+    expect(!r.ok && r.userErrors[0].field).toEqual(["metafields", "1", "key"]);
+    expect(Object.keys(shop.metafields)).toHaveLength(0);
+  });
+});
+
+describe("parseDocument", () => {
+  it("finds operation type and root fields, ignoring nested fields, arguments and comments", () => {
+    expect(parseDocument(`# hi\nmutation X($id: ID!) { subscriptionContractPause(subscriptionContractId: $id) { contract { id } userErrors { field } } }`)).toEqual({
+      type: "mutation",
+      rootFields: ["subscriptionContractPause"],
+    });
+    expect(parseDocument(`{ shop { id } nodes(ids: ["a"]) { ... on ProductVariant { id } } }`)).toEqual({ type: "query", rootFields: ["shop", "nodes"] });
+    expect(() => parseDocument(`{ a: shop { id } }`)).toThrow(/Aliases/);
+  });
+});

@@ -1,0 +1,40 @@
+// What each queue's jobs do. Processors only call domain code, and every one of them is
+// safe to run twice: a job interrupted by a crash is run again from the start.
+import type { Job } from "bullmq";
+import { QUEUES, queue, type QueueName } from "../app/queues.server";
+import { prisma } from "../app/db.server";
+import { reconcileShop, syncContractFromWebhook, type ContractWebhook } from "../app/domain/mirror.server";
+import { customerDataReport, redactCustomer, redactShop, type CustomerRef } from "../app/domain/shop-lifecycle.server";
+import { runDailySweep } from "../app/domain/sweeps.server";
+
+type Processor = (job: Job) => Promise<unknown>;
+
+export const PROCESSORS: Record<QueueName, Record<string, Processor>> = {
+  [QUEUES.mirror]: {
+    "sync-contract": (job) => syncContractFromWebhook(job.data as ContractWebhook),
+    "reconcile-shop": (job) => reconcileShop((job.data as { domain: string }).domain),
+  },
+  [QUEUES.privacy]: {
+    "redact-shop": (job) => redactShop((job.data as { domain: string }).domain),
+    "redact-customer": (job) => redactCustomer(job.data as CustomerRef),
+    "customer-data-request": (job) => customerDataReport(job.data as CustomerRef & { requestId: string }),
+  },
+  [QUEUES.sweeps]: {
+    "daily-sweep": () => runDailySweep(),
+    // Nightly drift repair: every installed shop's mirror is rebuilt from the platform.
+    "reconcile-all": async () => {
+      const shops = await prisma.shop.findMany({ where: { installState: "INSTALLED" }, select: { domain: true } });
+      const day = new Date().toISOString().slice(0, 10);
+      await queue(QUEUES.mirror).addBulk(
+        shops.map((s) => ({ name: "reconcile-shop", data: { domain: s.domain }, opts: { jobId: `reconcile-${s.domain}-${day}` } })),
+      );
+      return { shops: shops.length };
+    },
+  },
+};
+
+/** Daily job schedulers (BullMQ's own, persisted in Redis; upserted at every worker start). */
+export const SCHEDULES = [
+  { queue: QUEUES.sweeps, id: "daily-sweep", pattern: "0 3 * * *", name: "daily-sweep" },
+  { queue: QUEUES.sweeps, id: "reconcile-all", pattern: "30 3 * * *", name: "reconcile-all" },
+] as const;
