@@ -22,6 +22,8 @@ export interface HttpAnswer {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Hold the answer this long (injected slowness). */
+  delayMs?: number;
 }
 
 type Vars = Record<string, unknown>;
@@ -193,10 +195,15 @@ export function handleAdminGraphql(core: SimCore, shopDomain: string, accessToke
   const vars = asRecord(variables);
 
   // Injected failures apply to the whole request, as a real outage or throttle would.
+  let delayMs = 0;
   for (const operation of doc.rootFields) {
     const failure = takeFailure(shop, operation);
     if (!failure) continue;
     core.changed();
+    if ("delayMs" in failure) {
+      delayMs = Math.max(delayMs, failure.delayMs);
+      continue;
+    }
     if ("status" in failure) {
       core.record(shop, { api: "admin", operation, variables: vars, outcome: "http_error" });
       return { status: failure.status, body: { errors: "Service Unavailable (simulated)" } };
@@ -229,7 +236,7 @@ export function handleAdminGraphql(core: SimCore, shopDomain: string, accessToke
     data[operation] = result.data;
     core.record(shop, { api: "admin", operation, variables: vars, outcome: result.userErrors ? "user_errors" : "ok" });
   }
-  return { status: 200, body: { data, extensions: { cost: COST } } };
+  return { status: 200, body: { data, extensions: { cost: COST } }, delayMs };
 }
 
 const PAYLOAD_KEYS: Record<string, string[]> = {

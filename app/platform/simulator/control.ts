@@ -98,6 +98,7 @@ const FailureBody = z.union([
   z.object({ operation: z.string(), userErrors: z.array(UserErrorBody).min(1) }),
   z.object({ operation: z.string(), status: z.number().int().min(400).max(599) }),
   z.object({ operation: z.string(), throttled: z.number().int().min(1).max(100) }),
+  z.object({ operation: z.string(), delayMs: z.number().int().min(1).max(60_000) }),
 ]);
 
 const WebhookBody = z.object({

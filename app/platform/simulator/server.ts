@@ -58,7 +58,8 @@ function parseBody(raw: string, contentType: string | undefined): unknown {
   return JSON.parse(raw);
 }
 
-function send(res: ServerResponse, answer: HttpAnswer): void {
+async function send(res: ServerResponse, answer: HttpAnswer): Promise<void> {
+  if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
   const body = JSON.stringify(answer.body ?? null);
   res.writeHead(answer.status, { "Content-Type": "application/json; charset=utf-8", ...answer.headers });
   res.end(body);
@@ -118,7 +119,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       (answer) => send(res, answer),
       (err: unknown) => {
         log.error("simulator request failed", { err, path: req.url });
-        send(res, { status: 500, body: { errors: "Internal simulator error" } });
+        void send(res, { status: 500, body: { errors: "Internal simulator error" } });
       },
     );
   });

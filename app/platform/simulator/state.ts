@@ -157,7 +157,9 @@ export interface OperationRecord {
 export type Failure =
   | { operation: string; userErrors: UserError[] }
   | { operation: string; status: number }
-  | { operation: string; throttled: number };
+  | { operation: string; throttled: number }
+  /** Answer normally, but only after delayMs (a slow platform: tests interrupt work mid-call). */
+  | { operation: string; delayMs: number };
 
 export interface WebhookDelivery {
   id: string;
