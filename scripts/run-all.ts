@@ -5,14 +5,17 @@ import { applyLocalDefaults } from "./local-env";
 
 applyLocalDefaults();
 const dev = process.argv.includes("--dev");
-const tsx = "node_modules/.bin/tsx";
+// Children run as `node --import tsx`, not through the tsx launcher, so the signals we send
+// reach the process doing the work.
+const node = process.execPath;
+const ts = (file: string, ...flags: string[]): [string, string[]] => [node, [...flags, "--import", "tsx", file]];
 
 const processes: Record<string, [string, string[]]> = {
   // Dev: `remix dev` rebuilds on change and serves the build with remix-serve (live reload).
-  web: dev ? ["node_modules/.bin/remix", ["dev"]] : [tsx, ["server.ts"]],
-  workers: dev ? [tsx, ["watch", "--clear-screen=false", "workers/main.ts"]] : [tsx, ["workers/main.ts"]],
+  web: dev ? ["node_modules/.bin/remix", ["dev"]] : ts("server.ts"),
+  workers: dev ? ts("workers/main.ts", "--watch") : ts("workers/main.ts"),
 };
-if (process.env.SHOPIFY_SIMULATOR_URL) processes.simulator = [tsx, ["app/platform/simulator/main.ts"]];
+if (process.env.SHOPIFY_SIMULATOR_URL) processes.simulator = ts("app/platform/simulator/main.ts");
 
 const children = new Map<string, ChildProcess>();
 let stopping = false;

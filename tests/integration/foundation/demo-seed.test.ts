@@ -1,0 +1,83 @@
+// The demo seed: what the README promises is there, in the simulator and in the mirror, and a
+// second run changes nothing.
+import { prisma } from "../../../app/db.server";
+import { seedDemo } from "../../../prisma/seed";
+import { startStack, type Stack } from "../../support/stack";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ workers: false });
+  await seedDemo();
+}, 120_000);
+afterAll(async () => {
+  await stack.close();
+});
+
+const shop = (domain: string) => prisma.shop.findUniqueOrThrow({ where: { domain } });
+
+describe("demo seed", () => {
+  it("creates demo-shop on Pro with 600+ contracts in every status, some without a monthly amount", async () => {
+    const demo = await shop("demo-shop.myshopify.com");
+    expect(demo.appPlan).toBe("PRO");
+    const byStatus = await prisma.contract.groupBy({ by: ["status"], where: { shopId: demo.id }, _count: true });
+    const total = byStatus.reduce((s, g) => s + g._count, 0);
+    expect(total).toBeGreaterThanOrEqual(600);
+    expect(byStatus.map((g) => g.status).sort()).toEqual(["ACTIVE", "CANCELLED", "EXPIRED", "FAILED", "PAUSED"]);
+    expect(await prisma.contract.count({ where: { shopId: demo.id, monthlyAmountCents: null } })).toBeGreaterThan(0);
+  });
+
+  it("keeps another app's contracts in the simulator only", async () => {
+    const demo = await shop("demo-shop.myshopify.com");
+    const simulated = await stack.control.call<{ id: string; app: string }[]>("GET", `${stack.control.shop(demo.domain)}/contracts`);
+    const foreign = simulated.filter((c) => c.app === "other");
+    expect(foreign.length).toBeGreaterThan(0);
+    expect(await prisma.contract.count({ where: { contractGid: { in: foreign.map((c) => c.id) } } })).toBe(0);
+    expect(await prisma.contract.count({ where: { shopId: demo.id } })).toBe(simulated.length - foreign.length);
+  });
+
+  it("has rolling and anchored plans, with anchor_months empty and set", async () => {
+    const demo = await shop("demo-shop.myshopify.com");
+    const plans = await prisma.sellingPlanGroup.findMany({ where: { shopId: demo.id } });
+    expect(plans.some((p) => p.scheduleMode === "ROLLING")).toBe(true);
+    const anchored = plans.filter((p) => p.scheduleMode === "ANCHORED");
+    expect(anchored.some((p) => p.anchorMonths.length === 0)).toBe(true);
+    expect(anchored.some((p) => p.anchorMonths.length > 0)).toBe(true);
+    expect(anchored.every((p) => p.anchorDay && p.cutoffDays && p.preAnchorBehavior)).toBe(true);
+  });
+
+  it("has bundles with 24+ periods of boxes, Mix & Match, gifts of both kinds, win-back sends, notifications", async () => {
+    const demo = await shop("demo-shop.myshopify.com");
+    const bundles = await prisma.bundle.findMany({ where: { shopId: demo.id }, include: { _count: { select: { boxes: true } } } });
+    expect(bundles.some((b) => b._count.boxes >= 24)).toBe(true);
+    expect(new Set(bundles.map((b) => b.kind))).toEqual(new Set(["CURATED", "BUILD_A_BOX"]));
+    expect(await prisma.mixMatchEntry.count({ where: { category: { plan: { shopId: demo.id } } } })).toBeGreaterThan(0);
+    const gifts = await prisma.gift.groupBy({ by: ["kind"], where: { shopId: demo.id }, _count: true });
+    expect(gifts.map((g) => g.kind).sort()).toEqual(["PREPAID", "RECURRING"]);
+    expect(await prisma.winbackSend.count({ where: { shopId: demo.id, reactivated: true } })).toBeGreaterThan(0);
+    expect(await prisma.notificationLogEntry.count({ where: { shopId: demo.id } })).toBeGreaterThan(0);
+  });
+
+  it("creates other-shop on Pro and free-shop below Pro, each with its own contracts", async () => {
+    const other = await shop("other-shop.myshopify.com");
+    const free = await shop("free-shop.myshopify.com");
+    expect([other.appPlan, free.appPlan]).toEqual(["PRO", "FREE"]);
+    expect(await prisma.contract.count({ where: { shopId: other.id } })).toBeGreaterThan(0);
+    expect(await prisma.contract.count({ where: { shopId: free.id } })).toBeGreaterThan(0);
+  });
+
+  it("is idempotent: a second run changes nothing", async () => {
+    const counts = async () => ({
+      contracts: await prisma.contract.count(),
+      lines: await prisma.contractLine.count(),
+      plans: await prisma.sellingPlanGroup.count(),
+      boxes: await prisma.bundleBox.count(),
+      gifts: await prisma.gift.count(),
+      log: await prisma.notificationLogEntry.count(),
+      sends: await prisma.winbackSend.count(),
+      simulated: (await stack.control.call<unknown[]>("GET", "/shops/demo-shop.myshopify.com/contracts")).length,
+    });
+    const before = await counts();
+    await seedDemo();
+    expect(await counts()).toEqual(before);
+  }, 60_000);
+});
