@@ -3,7 +3,7 @@
 //   2. generate the Prisma client and build the Remix app (integration tests serve the build)
 //   3. Vitest (unit + integration), then Playwright (e2e, Debian chromium)
 // Exits non-zero if anything fails; prints one closing "N passed, N failed" line.
-import { spawnSync, execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, mkdirSync } from "node:fs";
 import pg from "pg";
 import { applyLocalDefaults } from "./local-env";
@@ -16,6 +16,17 @@ const pgBase = process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432"
 const templateUrl = `${pgBase}/${TEMPLATE_DB}`;
 const step = (msg: string) => console.log(`\n[test] ${msg}`);
 
+/** Runs a setup step; a failure ends the run with a plain message (the tool printed its own). */
+function must(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
+  try {
+    execFileSync(cmd, args, { stdio: "inherit", env });
+  } catch {
+    console.error(`\n[test] failed: ${cmd.split("/").pop()} ${args.join(" ")}`);
+    console.log("\n0 passed, 1 failed");
+    process.exit(1);
+  }
+}
+
 step("services");
 const admin = new pg.Client({ connectionString: `${pgBase}/postgres` });
 await admin.connect();
@@ -26,14 +37,14 @@ await checkRedis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379");
 
 step("migrating the template database");
 const env = { ...process.env, DATABASE_URL: templateUrl };
-execFileSync("node_modules/.bin/prisma", ["migrate", "deploy"], { stdio: "inherit", env });
-execFileSync("node_modules/.bin/prisma", ["generate"], { stdio: "inherit", env });
+must("node_modules/.bin/prisma", ["migrate", "deploy"], env);
+must("node_modules/.bin/prisma", ["generate"], env);
 step("checking the schema matches the migrations");
-execFileSync("node_modules/.bin/prisma", ["migrate", "diff", "--from-migrations", "prisma/migrations", "--to-schema-datamodel", "prisma/schema.prisma", "--exit-code"], { stdio: "inherit", env });
+must("node_modules/.bin/prisma", ["migrate", "diff", "--from-migrations", "prisma/migrations", "--to-schema-datamodel", "prisma/schema.prisma", "--exit-code"], env);
 
 step("type check and build");
-execFileSync("node_modules/.bin/tsc", ["--noEmit"], { stdio: "inherit" });
-execFileSync("node_modules/.bin/remix", ["build"], { stdio: "inherit" });
+must("node_modules/.bin/tsc", ["--noEmit"]);
+must("node_modules/.bin/remix", ["build"]);
 
 mkdirSync("test-results", { recursive: true });
 step("vitest: unit and integration");

@@ -198,32 +198,6 @@ export function parseLineChange(body: unknown): LineChange {
   return change;
 }
 
-/** Optional port capability (Shopify: sellingPlanGroup.appliesToProductVariant). */
-interface VariantMembershipPort {
-  sellingPlanGroupAppliesToVariant?(groupGid: string, variantGid: string): Promise<boolean>;
-}
-
-/**
- * Whether `variantGid` is sold on the selling plan group. The platform answers when the port
- * offers the check; otherwise the mirror's knowledge of the group decides: the variants of its
- * bundle boxes, its Mix & Match catalogue, and the lines of its contracts.
- */
-export async function variantInGroup(p: ShopifyPort, shopId: string, groupGid: string, variantGid: string): Promise<boolean> {
-  const check = (p as ShopifyPort & VariantMembershipPort).sellingPlanGroupAppliesToVariant;
-  if (typeof check === "function") return check.call(p, groupGid, variantGid);
-  const [hit] = await prisma.$queryRaw<Array<{ hit: number }>>`
-    SELECT 1 AS hit FROM selling_plan_groups g
-    WHERE g.shop_id = ${shopId} AND g.group_gid = ${groupGid} AND (
-      EXISTS (SELECT 1 FROM bundles b JOIN bundle_boxes bx ON bx.bundle_id = b.id JOIN bundle_box_items i ON i.box_id = bx.id
-              WHERE b.group_id = g.id AND i.variant_gid = ${variantGid})
-      OR EXISTS (SELECT 1 FROM mix_match_plans m JOIN mix_match_categories mc ON mc.plan_id = m.id JOIN mix_match_entries e ON e.category_id = mc.id
-              WHERE m.group_id = g.id AND e.variant_gid = ${variantGid})
-      OR EXISTS (SELECT 1 FROM contracts c JOIN contract_lines l ON l.contract_id = c.id
-              WHERE c.shop_id = g.shop_id AND c.selling_plan_group_gid = g.group_gid AND l.variant_gid = ${variantGid})
-    ) LIMIT 1`;
-  return Boolean(hit);
-}
-
 async function lineGroupGid(shopId: string, c: OwnedContract, sellingPlanGid: string | null): Promise<string | null> {
   if (sellingPlanGid) {
     const plan = await prisma.sellingPlan.findFirst({
@@ -257,7 +231,7 @@ export async function updateSubscriptionLine(ctx: WriteContext & { lineGid: stri
   const p = await port(ctx);
   if (change.variantId && change.variantId !== line.variantGid) {
     const group = await lineGroupGid(ctx.shopId, before, line.sellingPlanGid);
-    if (!group || !(await variantInGroup(p, ctx.shopId, group, change.variantId))) {
+    if (!group || !(await p.sellingPlanGroupAppliesToVariant(group, change.variantId))) {
       throw new ApiError("invalid_request", `variant_id ${change.variantId} is not offered by the line's selling plan group.`);
     }
   }

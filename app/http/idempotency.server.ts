@@ -223,8 +223,3 @@ export async function beforeMutation(): Promise<void> {
   throw conflictInFlight(); // replaced by the replay in withIdempotency
 }
 
-/** The daily sweep: forget keys created before `olderThan` (default: 24 hours ago). */
-export async function forgetIdempotencyKeys(olderThan: Date = new Date(Date.now() - IDEMPOTENCY_TTL_MS)): Promise<number> {
-  const { count } = await prisma.idempotencyRecord.deleteMany({ where: { createdAt: { lt: olderThan } } });
-  return count;
-}

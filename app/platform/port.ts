@@ -111,6 +111,8 @@ export interface ShopifyPort {
   /** Customer Account API; any refusal (expired, foreign, malformed token) → null. */
   customerIdForAccessToken(customerAccessToken: string): Promise<string | null>;
   resolveSellingPlans(groupGid: string): Promise<PlatformSellingPlanGroup | null>;
+  /** Whether the variant is sold on the group (false for an unknown group or variant). */
+  sellingPlanGroupAppliesToVariant(groupGid: string, variantGid: string): Promise<boolean>;
   setMetafields(metafields: MetafieldInput[]): Promise<void>;
   /** Unknown ids are left out of the answer. */
   getVariants(variantGids: string[]): Promise<PlatformVariant[]>;

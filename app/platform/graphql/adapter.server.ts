@@ -24,6 +24,7 @@ import {
   type PaymentMethodSendUpdateEmailResult,
 } from "./payment-method-send-update-email";
 import { SELLING_PLAN_GROUP_GET, mapSellingPlanGroupGet, type SellingPlanGroupGetResult } from "./selling-plan-group-get";
+import { mapSellingPlanGroupApplies, SELLING_PLAN_GROUP_APPLIES, type SellingPlanGroupAppliesResult } from "./selling-plan-group-applies";
 import { METAFIELDS_SET, METAFIELDS_SET_MAX, mapMetafieldsSet, type MetafieldsSetResult } from "./metafields-set";
 import { VARIANTS_GET, mapVariantsGet, type VariantsGetResult } from "./variants-get";
 import { SHOP_GET, mapShopGet, type ShopGetResult } from "./shop-get";
@@ -114,6 +115,10 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
 
     async resolveSellingPlans(id) {
       return mapSellingPlanGroupGet(await gql<SellingPlanGroupGetResult>(SELLING_PLAN_GROUP_GET, { id }));
+    },
+
+    async sellingPlanGroupAppliesToVariant(groupId, productVariantId) {
+      return mapSellingPlanGroupApplies(await gql<SellingPlanGroupAppliesResult>(SELLING_PLAN_GROUP_APPLIES, { id: groupId, productVariantId }));
     },
 
     async setMetafields(metafields) {

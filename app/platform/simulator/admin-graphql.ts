@@ -87,7 +87,10 @@ export const RESOLVERS: Record<string, Resolver> = {
 
   sellingPlanGroup: (_core, shop, v) => {
     const g = typeof v.id === "string" ? shop.sellingPlanGroups[v.id] : undefined;
-    return { data: g ? gqlSellingPlanGroup(g) : null, userErrors: false };
+    if (!g) return { data: null, userErrors: false };
+    // The one field with an argument the app reads; arguments come from variables only.
+    const variant = typeof v.productVariantId === "string" ? v.productVariantId : null;
+    return { data: { ...gqlSellingPlanGroup(g), appliesToProductVariant: variant ? g.variantIds.includes(variant) : null }, userErrors: false };
   },
 
   productVariant: (_core, shop, v) => {

@@ -1,5 +1,6 @@
 // A typed client for the simulator's control API (docs/simulator.md), used by the demo seed and
 // the tests. It speaks plain HTTP to the simulator process, like a developer with curl.
+import type { Failure } from "./state";
 export class SimulatorControl {
   constructor(readonly baseUrl: string) {}
 
@@ -33,7 +34,7 @@ export class SimulatorControl {
   idle() {
     return this.call("POST", "/idle");
   }
-  failNext(domain: string, failure: { operation: string; userErrors?: { field: string[] | null; message: string; code?: string }[]; status?: number; throttled?: number }) {
+  failNext(domain: string, failure: Failure) {
     return this.call("POST", `${this.shop(domain)}/failures`, failure);
   }
   operations(domain: string, query: { operation?: string; outcome?: string } = {}) {

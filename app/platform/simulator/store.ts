@@ -329,14 +329,17 @@ const STATUS_TOPIC: Partial<Record<ContractStatus, string>> = {
   CANCELLED: "subscription_contracts/cancel",
 };
 
-/** Pause / activate / cancel. Same status again is a successful no-op, as on Shopify. */
+/**
+ * Pause / activate / cancel. A terminal contract refuses every change (cancelling a cancelled
+ * contract included, as Shopify does); otherwise the same status again is a successful no-op.
+ */
 export function setStatus(shop: ShopState, contractId: unknown, target: "PAUSED" | "ACTIVE" | "CANCELLED", now: Date): Outcome<Contract> {
   const c = ownContract(shop, contractId);
   if (!c) return refuse("Contract does not exist", ["subscriptionContractId"]);
-  if (c.status === target) return ok(c);
   if (TERMINAL.includes(c.status)) {
     return refuse(`Contract can't transition from ${c.status.toLowerCase()} to ${target.toLowerCase()}`, null, "CONTRACT_TERMINATED");
   }
+  if (c.status === target) return ok(c);
   c.status = target;
   const events = touch(c, now);
   const topic = STATUS_TOPIC[target];

@@ -49,7 +49,7 @@ describe("contract status transitions", () => {
 
   it("any change of a cancelled contract is refused without a field", () => {
     const c = contract({ status: "CANCELLED" });
-    for (const target of ["PAUSED", "ACTIVE"] as const) {
+    for (const target of ["PAUSED", "ACTIVE", "CANCELLED"] as const) {
       const r = setStatus(shop, c.id, target, now);
       expect(r.ok).toBe(false);
       expect(!r.ok && r.userErrors[0]).toMatchObject({ field: null, code: "CONTRACT_TERMINATED" });
