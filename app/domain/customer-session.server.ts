@@ -3,6 +3,7 @@
 // Nothing is stored: the kernel re-resolves the publishable key on every request, so revoking
 // the key ends its sessions, a session from another shop fails, and rotating SERVICE_SECRET
 // invalidates every live session.
+import { callPlatform } from "./platform-call.server";
 import { createHmac } from "node:crypto";
 import { env } from "../env.server";
 import { digestsEqual } from "./keys.server";
@@ -68,4 +69,13 @@ export function verifyCustomerSession(
   const nowS = Math.floor((opts.now ?? new Date()).getTime() / 1000);
   if (claim.e <= nowS) return { ok: false, reason: "expired" };
   return { ok: true, customerId: claim.c, expiresAt: new Date(claim.e * 1000) };
+}
+
+/**
+ * Spends a platform customer-account access token on one query for the customer it belongs to
+ * (the token is never parsed or trusted). Null when the platform refuses it for any reason:
+ * the caller answers every refusal with the same invalid_credential.
+ */
+export async function customerForAccessToken(shopDomain: string, customerAccessToken: string): Promise<string | null> {
+  return callPlatform(shopDomain, (port) => port.customerIdForAccessToken(customerAccessToken));
 }

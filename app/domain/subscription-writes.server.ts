@@ -11,7 +11,7 @@ import { ApiError } from "../errors";
 import { log } from "../log.server";
 import { prisma } from "../db.server";
 import { platformFor } from "../platform/index.server";
-import { isPlatformError, toApiErrorCode } from "../platform/errors";
+import { platformApiError } from "./platform-call.server";
 import type { PlatformLine, ShopifyPort } from "../platform/port";
 import { reconcileContract } from "./mirror.server";
 import { iso, money, parseDecimalToMinor } from "./money.server";
@@ -41,18 +41,9 @@ export interface WriteContext {
   now?: Date;
 }
 
-function platformFailure(err: unknown): unknown {
-  if (!isPlatformError(err)) return err;
-  const code = toApiErrorCode(err);
-  if (code === "internal_error") {
-    log.error("platform unavailable during a subscription write", { err });
-    return new ApiError("internal_error", "The platform did not answer. Retry later (a new Idempotency-Key runs the write again).");
-  }
-  if (code === "invalid_request" && err.field?.length) {
-    return new ApiError("invalid_request", `The platform refused ${err.field.join(".")}: ${err.message}`);
-  }
-  return new ApiError(code, err.message);
-}
+// A write's 500 is replayed for the same Idempotency-Key, so the hint names the way out.
+const WRITE_UNAVAILABLE = "The platform did not answer. Retry later (a new Idempotency-Key runs the write again).";
+const platformFailure = (err: unknown) => platformApiError(err, WRITE_UNAVAILABLE);
 
 async function owned(ctx: WriteContext): Promise<OwnedContract> {
   const c = await findOwnedContract(ctx.shopId, ctx.contractGid);

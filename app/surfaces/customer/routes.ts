@@ -2,12 +2,10 @@
 // without a session. Further portal endpoints join this table.
 import { z } from "zod";
 import { ApiError } from "../../errors";
-import { issueCustomerSession } from "../../domain/customer-session.server";
+import { customerForAccessToken, issueCustomerSession } from "../../domain/customer-session.server";
 import { portalConfigFor } from "../../domain/shops.server";
 import { INVALID_CREDENTIAL_MESSAGE, SESSION_HEADER } from "../../http/auth.server";
 import { defineRoute, type AnyRoute } from "../../http/route";
-import { platformFor } from "../../platform/index.server";
-import { viaPlatform } from "../platform-call.server";
 
 const Session = z.object({
   session_token: z.string().describe("svc_cst_…; send as X-Service-Session"),
@@ -44,7 +42,7 @@ export const customerRoutes: AnyRoute[] = [
     tags: ["Session"],
     responses: Session,
     async handler(ctx) {
-      const customerId = await viaPlatform(async () => (await platformFor(ctx.shop.domain)).customerIdForAccessToken(ctx.body.customer_access_token));
+      const customerId = await customerForAccessToken(ctx.shop.domain, ctx.body.customer_access_token);
       if (!customerId) throw new ApiError("invalid_credential", INVALID_CREDENTIAL_MESSAGE);
       const s = issueCustomerSession({ shopId: ctx.shop.id, customerId, keyId: ctx.key.id });
       return {

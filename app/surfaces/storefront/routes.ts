@@ -1,10 +1,8 @@
 // The Storefront API (publishable key, browser-safe reads). Every resource returns the child
 // selling_plan_id resolved live from the platform, closing the cart gap (spec 1 rule 10).
 import { z } from "zod";
-import { getMixMatch } from "../../domain/mixmatch.server";
+import { getMixMatchForStorefront } from "../../domain/mixmatch.server";
 import { defineRoute, type AnyRoute } from "../../http/route";
-import { platformFor } from "../../platform/index.server";
-import { viaPlatform } from "../platform-call.server";
 
 const MixMatchStorefront = z.object({
   id: z.string(),
@@ -44,10 +42,7 @@ export const storefrontRoutes: AnyRoute[] = [
     tags: ["Mix & Match"],
     responses: MixMatchStorefront,
     async handler(ctx) {
-      const plan = await getMixMatch({ shopId: ctx.shop.id, id: ctx.params.id });
-      const group = await viaPlatform(async () => (await platformFor(ctx.shop.domain)).resolveSellingPlans(plan.selling_plan_group_id));
-      const { created_at: _c, updated_at: _u, ...rest } = plan;
-      return { body: { ...rest, selling_plan_id: group?.sellingPlans[0]?.id ?? null } };
+      return { body: await getMixMatchForStorefront({ shopId: ctx.shop.id, shopDomain: ctx.shop.domain, id: ctx.params.id }) };
     },
   }),
 ];
