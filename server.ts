@@ -7,6 +7,38 @@ import type { Server } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
+// Remix's router takes only these methods; any other method on /api/* goes straight to the
+// kernel (app/surfaces/dispatch.server.ts) so it still gets the error envelope.
+const REMIX_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
+
+type ApiHandler = (request: Request) => Promise<Response> | null;
+
+function otherMethodsToApi(build: ServerBuild): express.RequestHandler {
+  const handle = (build.entry.module as { handleApiRequest?: ApiHandler }).handleApiRequest;
+  return (req, res, next) => {
+    if (REMIX_METHODS.has(req.method) || !handle) return next();
+    const url = new URL(req.originalUrl, `http://${req.headers.host ?? "localhost"}`);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+    let request: Request;
+    try {
+      request = new Request(url, { method: req.method, headers });
+    } catch {
+      // fetch forbids CONNECT, TRACE and TRACK: present them as a method no route takes.
+      request = new Request(url, { method: "UNSUPPORTED", headers });
+    }
+    const answer = handle(request);
+    if (!answer) return next();
+    answer
+      .then(async (response) => {
+        res.status(response.status);
+        response.headers.forEach((value, name) => res.setHeader(name, value));
+        res.end(Buffer.from(await response.arrayBuffer()));
+      })
+      .catch(next);
+  };
+}
+
 export async function startWebServer(opts: { port: number; buildPath?: string; host?: string }): Promise<{ server: Server; close(): Promise<void>; url: string }> {
   const buildPath = path.resolve(opts.buildPath ?? "build/index.js");
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
@@ -14,6 +46,7 @@ export async function startWebServer(opts: { port: number; buildPath?: string; h
   app.disable("x-powered-by");
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
+  app.use("/api/", otherMethodsToApi(build));
   app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV === "production" ? "production" : "development" }));
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(opts.port, opts.host ?? "0.0.0.0", () => resolve(s));

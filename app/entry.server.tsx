@@ -36,3 +36,6 @@ export default async function handleRequest(
     setTimeout(abort, ABORT_DELAY);
   });
 }
+
+// Exposed on the build (build.entry.module) for server.ts: API requests Remix cannot route.
+export { handleApiRequest } from "./surfaces/dispatch.server";

@@ -159,11 +159,27 @@ export function referenceHtml(): string {
 <li>Bodies are JSON (<code>Content-Type: application/json</code>), at most 1 MiB. Percent-encoded ids in paths are decoded once.</li>
 </ul>
 ${sections}
+${OPEN_POINTS}
 <h2 id="webhooks">Verifying webhook signatures</h2>
 <p><code>X-Service-Signature: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of "&lt;t&gt;.&lt;raw body&gt;"&gt;</code>, keyed with the endpoint's <code>whsec_</code> secret. Verify against the raw bytes, timing-safe, within 5 minutes; ignore versions you do not understand.</p>
 <pre>${esc(WEBHOOK_VERIFIER)}</pre>`,
   );
 }
+
+// What the specification leaves "not shown", as decided (docs/decisions/010-023 give the why).
+const OPEN_POINTS = `<h2 id="decisions">Decisions on points the specification leaves open</h2>
+<ul>
+<li><b>Money</b> is <code>{ "amount": "12.50", "currency_code": "USD" }</code> (a decimal string in the currency's own exponent), except catalogue snapshot prices the specification names <code>price_cents</code> (integer minor units).</li>
+<li><b>Query parameters</b>: an unknown parameter or enum value is 400 invalid_request naming it; enum values match case-insensitively; timestamps need <code>Z</code> or an offset (a bare date means midnight UTC).</li>
+<li><b>customer_id</b> on subscription and notification rows is a pseudonymous platform id and is returned at <code>read:subscriptions</code>; <code>read:customers</code> unlocks gift names, e-mails and messages.</li>
+<li><b>Subscription rows</b>: <code>contract_id, status, next_billing_at, selling_plan_group_id, selling_plan_id, customer_id, currency_code, charge_amount, monthly_amount, billing_interval, billing_interval_count, product_title, frequency_label, order_name, created_at, updated_at</code>; the single form adds <code>lines</code> and <code>gift</code>. The receipt's <code>line</code> has the shape of an entry of <code>lines</code>.</li>
+<li><b>Plans</b>: the <code>status</code> filter takes <code>active</code> or <code>archived</code>. <b>Boxes</b>: without <code>period</code>, the 24 most recent periods that have a box.</li>
+<li><b>Gift statuses</b>: <code>pending, sent, claimed, expired, ended</code>; kinds <code>prepaid, recurring</code>.</li>
+<li><b>Analytics</b>: <code>range</code> defaults to <code>30d</code>, <code>window</code> to <code>12</code>. MRR is the sum of monthly amounts of ACTIVE contracts per currency, with <code>contracts_missing_amount</code> for those never backfilled (they count zero). Churn: contracts live at the start of the range that ended (CANCELLED or EXPIRED) within it, over those live at the start; a rate with a zero denominator is <code>null</code>.</li>
+<li><b>Skip</b> moves the next billing date one billing interval (the next anchor on an anchored plan); a contract already CANCELLED or EXPIRED is refused 409 state_conflict before any platform call.</li>
+<li><b>Idempotency</b>: a replay carries the first response's headers, request id included, with <code>Idempotency-Replayed: true</code>.</li>
+<li><b>Storefront API</b>: its own bucket, 300/min with burst 600. <b>Redis unavailable</b>: each replica falls back to an in-process bucket with the surface's parameters.</li>
+</ul>`;
 
 export const WEBHOOK_VERIFIER = `import { createHmac, timingSafeEqual } from "node:crypto";
 

@@ -3,7 +3,7 @@
 // idempotency hook) and a request helper. Every shop has a unique domain.
 import { randomUUID } from "node:crypto";
 import { prisma } from "../../app/db.server";
-import { mintKey } from "../../app/domain/keys.server";
+import { mintKey, PUBLISHED_SCOPES } from "../../app/domain/keys.server";
 import { createSurface } from "../../app/http/kernel.server";
 import { idempotencyHook } from "../../app/http/idempotency.server";
 import { ADMIN_SURFACE } from "../../app/surfaces/config";
@@ -15,17 +15,7 @@ const uniq = () => `${Date.now().toString(36)}${(++seq).toString(36)}${randomUUI
 let gidSeq = Math.floor(Math.random() * 1e9);
 export const gid = (type: string) => `gid://shopify/${type}/${++gidSeq}`;
 
-export const ALL_READ_SCOPES = [
-  "read:subscriptions",
-  "read:customers",
-  "read:plans",
-  "read:bundles",
-  "read:mixmatch",
-  "read:gifts",
-  "read:winback",
-  "read:notifications",
-  "read:analytics",
-];
+export const ALL_READ_SCOPES = PUBLISHED_SCOPES.filter((s) => s.startsWith("read:"));
 
 export async function createAdminShop(opts: { domain?: string; accessToken?: string } = {}) {
   const domain = opts.domain ?? `adm-${uniq()}.myshopify.com`;

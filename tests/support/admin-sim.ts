@@ -7,6 +7,7 @@ import path from "node:path";
 import { env } from "../../app/env.server";
 import { reconcileContract } from "../../app/domain/mirror.server";
 import { startSimulator, type RunningSimulator } from "../../app/platform/simulator/server";
+import { SimulatorControl } from "../../app/platform/simulator/control-client";
 import { createAdminShop, createPlanGroup } from "./admin-factories";
 
 export async function startTestSimulator(): Promise<RunningSimulator> {
@@ -20,16 +21,9 @@ export async function startTestSimulator(): Promise<RunningSimulator> {
   });
 }
 
-export async function sim(simUrl: string, method: string, p: string, body?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const res = await fetch(`${simUrl}/_sim${p}`, {
-    method,
-    headers: { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`simulator ${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+/** The simulator's control API (answers are loosely typed: tests read what they need). */
+export const sim = (simUrl: string, method: string, p: string, body?: unknown): Promise<any> => // eslint-disable-line @typescript-eslint/no-explicit-any
+  new SimulatorControl(simUrl).call(method, p, body);
 
 export interface AnchoredOpts {
   anchorDay: number;

@@ -176,7 +176,8 @@ describe("inbound Shopify webhooks", () => {
 
     // The real uninstall, sent by the simulator.
     await stack.control.call("POST", `${stack.control.shop(domain)}/uninstall`);
-    await eventually(async () => (await prisma.shop.findUniqueOrThrow({ where: { id: shopId } })).installState === "UNINSTALLED");
+    await stack.sim.idle(); // the app has answered the delivery: its work, files included, is done
+    expect((await prisma.shop.findUniqueOrThrow({ where: { id: shopId } })).installState).toBe("UNINSTALLED");
     expect(await prisma.apiKey.count({ where: { shopId, revokedAt: null } })).toBe(0);
     expect(await prisma.webhookEndpoint.findMany({ where: { shopId }, select: { enabled: true, disabledReason: true } })).toEqual([
       { enabled: false, disabledReason: "uninstalled" },
