@@ -69,12 +69,15 @@ export async function receiveShopifyWebhook(request: Request, expected: ShopifyT
   const { shop, webhookId } = hook;
   const payload = hook.payload as Payload;
 
-  const outcome = await prisma.$transaction(async (tx) => {
-    const seen = await tx.inboundWebhook.createMany({ data: [{ webhookId, shopDomain: shop, topic: expected }], skipDuplicates: true });
-    if (seen.count === 0) return { duplicate: true as const };
-    const uninstall = expected === "app/uninstalled" ? await uninstallShop(shop, tx) : null;
-    return { duplicate: false as const, uninstall };
-  });
+  // The dedupe row is one INSERT; only app/uninstalled needs it in a transaction with its work.
+  const seen = { data: [{ webhookId, shopDomain: shop, topic: expected }], skipDuplicates: true };
+  const outcome =
+    expected === "app/uninstalled"
+      ? await prisma.$transaction(async (tx) => {
+          if ((await tx.inboundWebhook.createMany(seen)).count === 0) return { duplicate: true as const };
+          return { duplicate: false as const, uninstall: await uninstallShop(shop, tx) };
+        })
+      : { duplicate: (await prisma.inboundWebhook.createMany(seen)).count === 0, uninstall: null };
   if (outcome.duplicate) {
     log.info("shopify webhook replay ignored", { webhookId, topic: expected, shop });
     return new Response(null, { status: 200 });

@@ -35,7 +35,8 @@ export async function startStack(opts: { workers?: boolean } = {}) {
     appUrl: config.SHOPIFY_APP_URL,
     apiKey: config.SHOPIFY_API_KEY,
     apiSecret: config.SHOPIFY_API_SECRET,
-    webhookRetryDelaysMs: [100, 300],
+    // Shopify retries for 48 hours; a few seconds is enough to ride out a loaded test machine.
+    webhookRetryDelaysMs: [200, 1000, 3000],
   });
   const web = await startWebServer({ port: config.PORT, host: "127.0.0.1" });
   const workers = opts.workers === false ? [] : startWorkers();

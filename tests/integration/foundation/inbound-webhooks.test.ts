@@ -63,7 +63,12 @@ describe("inbound Shopify webhooks", () => {
   it("a pause through the GraphQL adapter changes the simulator, then the mirror via the signed update webhook", async () => {
     const { domain } = await stack.installShop();
     const contract = await createContract(domain); // the simulator sends subscription_contracts/create
-    await eventually(async () => (await mirrorOf(contract.id))?.status === "ACTIVE");
+    await eventually(async () => (await mirrorOf(contract.id))?.status === "ACTIVE").catch(async (err) => {
+      // Say where the chain broke: the delivery to the app, or the job in the worker.
+      const deliveries = await stack.control.call("GET", `${stack.control.shop(domain)}/webhook-deliveries`);
+      const jobs = await queue(QUEUES.mirror).getJobs(["failed", "waiting", "active", "delayed"]);
+      throw new Error(`${err}\ndeliveries: ${JSON.stringify(deliveries)}\njobs: ${JSON.stringify(jobs.map((j) => [j.name, j.failedReason, j.data]))}`);
+    });
 
     const platform = await platformFor(domain);
     expect(await platform.pauseContract(contract.id)).toMatchObject({ status: "PAUSED" });
