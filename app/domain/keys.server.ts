@@ -5,8 +5,8 @@
 // Deliberately absent: any operation that adds a scope or extends an expiry (mint a new key).
 // There is no key cache anywhere, so a revocation is seen by the very next request on every replica.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import pg from "pg";
 import { prisma } from "../db.server";
+import { hotQuery } from "../pg.server";
 import { env } from "../env.server";
 import { ApiError } from "../errors";
 
@@ -199,15 +199,8 @@ const AUTH_SQL = `
       LEFT JOIN portal_configs pc ON pc.shop_id = s.id
      WHERE k.id = $1`;
 
-// The one query on every API request runs on a small dedicated pg pool as a named prepared
-// statement: measured here, Prisma's $queryRaw path costs ~0.4 ms more at p50 and several ms at
-// p99 for the same SQL, which was most of the kernel's latency budget (bench/kernel.ts).
-let pool: pg.Pool | undefined;
-function authPool(): pg.Pool {
-  pool ??= new pg.Pool({ connectionString: env().DATABASE_URL, max: 5, idleTimeoutMillis: 30_000, allowExitOnIdle: true });
-  return pool;
-}
-
+// The one query on every API request: a named prepared statement on the hot-path pool
+// (app/pg.server.ts explains why it is not Prisma).
 // Hashed against when the id is unknown, so an unknown id costs the same as a wrong secret.
 const DUMMY_SALT = "0".repeat(32);
 const LAST_USED_GRANULARITY_MS = 60_000;
@@ -228,8 +221,7 @@ export async function authenticateKey(token: string, opts: { kind?: KeyKind; now
   const id = m[2];
   const secret = m[3];
 
-  const { rows } = await authPool().query<AuthRow>({ name: "svc_authenticate_key", text: AUTH_SQL, values: [id] });
-  const row = rows[0];
+  const [row] = await hotQuery<AuthRow>({ text: AUTH_SQL, values: [id] }, "svc_authenticate_key");
   const presented = hashSecret(row?.salt ?? DUMMY_SALT, secret);
   if (!row || !digestsEqual(presented, row.secret_hash) || row.kind !== kind) return { ok: false, reason: "invalid" };
 

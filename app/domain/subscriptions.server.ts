@@ -1,6 +1,7 @@
 // Subscription reads over the contract mirror (spec 1: Subscription (mirror row), GET
 // /subscriptions, GET /subscriptions/{contract_gid}). Only contracts created by the service are
 // visible; any other contract is the same 404 as an unknown id.
+import { hotQuery } from "../pg.server";
 import { Prisma } from "@prisma/client";
 import { prisma } from "../db.server";
 import { ApiError } from "../errors";
@@ -134,11 +135,12 @@ export async function listSubscriptions(
   ctx: ReadContext & { filters: SubscriptionFilters; page: PageRequest },
 ): Promise<PageResult<SubscriptionJson>> {
   const { limit, after } = ctx.page;
-  const rows = await prisma.$queryRaw<ContractRow[]>`
+  // A keyset page on the hot-path pool (app/pg.server.ts): the list the benches measure.
+  const rows = await hotQuery<ContractRow>(Prisma.sql`
     SELECT ${Prisma.raw(SUBSCRIPTION_COLUMNS)} FROM contracts
     WHERE ${subscriptionWhere(ctx.shopId, ctx.filters, after)}
     ORDER BY created_at DESC, id DESC
-    LIMIT ${limit + 1}`;
+    LIMIT ${limit + 1}`);
   const more = rows.length > limit;
   const slice = more ? rows.slice(0, limit) : rows;
   const last = slice[slice.length - 1];
