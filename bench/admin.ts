@@ -96,8 +96,56 @@ async function seed(db: pg.Client): Promise<void> {
       now() - ((n % 400) || ' days')::interval, n % 4 = 0, CASE WHEN n % 4 = 0 THEN now() END,
       CASE WHEN n % 4 = 0 THEN 2500 ELSE 0 END, 'USD', now() - ((n % 400) || ' days')::interval
     FROM generate_series(1, ${SENDS}) n`);
+  // VACUUM sets the visibility map: without it no scan is index-only (autovacuum does it in production).
+  await db.query("VACUUM ANALYZE contracts");
   await db.query("ANALYZE");
   console.log(`\nseeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+// One merchant with 1,000,000 contracts of its own (beside the 100 shops): the analytics must
+// stay fast for a shop that size, not only for a 10,000-contract shop in a 1M-row table.
+const BIG_SHOP = "bench_big";
+const BIG_COUNT = 1_000_000;
+
+async function seedBigShop(db: pg.Client): Promise<void> {
+  const { rows } = await db.query("SELECT count(*)::int AS n FROM contracts WHERE shop_id = $1", [BIG_SHOP]);
+  if (rows[0].n >= BIG_COUNT) return;
+  console.log("seeding one shop with 1,000,000 contracts ...");
+  const t0 = Date.now();
+  await db.query("DELETE FROM shops WHERE id = $1", [BIG_SHOP]);
+  await db.query(`INSERT INTO shops (id, domain, app_plan, created_at, updated_at) VALUES ($1, 'bench-big.myshopify.com', 'PRO', now(), now())`, [BIG_SHOP]);
+  await db.query(
+    `INSERT INTO contracts (id, shop_id, contract_gid, status, next_billing_at, selling_plan_gid, selling_plan_group_gid,
+      customer_gid, currency_code, charge_amount_cents, monthly_amount_cents, billing_interval, billing_interval_count,
+      product_title, frequency_label, order_name, created_by_service, revision, created_at, updated_at, mirrored_at)
+    SELECT 'bb' || lpad(n::text, 8, '0'), $1, 'gid://shopify/SubscriptionContract/' || (5000000 + n),
+      (CASE WHEN n % 10 < 6 THEN 'ACTIVE' WHEN n % 10 < 8 THEN 'PAUSED' WHEN n % 10 = 8 THEN 'CANCELLED' ELSE 'EXPIRED' END)::"ContractStatus",
+      now() + ((n % 30) || ' days')::interval,
+      'gid://shopify/SellingPlan/' || (90000 + n % 5), 'gid://shopify/SellingPlanGroup/' || (90000 + n % 5),
+      'gid://shopify/Customer/' || (9000000 + n % 400000), 'USD', 1500 + n % 4000,
+      CASE WHEN n % 50 = 0 THEN NULL ELSE 1500 + n % 4000 END, 'MONTH', 1, 'Coffee beans', 'Every month', '#' || n, true, 1,
+      ts, CASE WHEN n % 10 >= 8 THEN ts + ((n % 300) || ' days')::interval ELSE ts + ((n % 20) || ' days')::interval END, now()
+    FROM (SELECT n, now() - ((n * 95) || ' seconds')::interval AS ts FROM generate_series(0, ${BIG_COUNT - 1}) n) x`,
+    [BIG_SHOP],
+  );
+  await db.query(
+    `INSERT INTO winback_campaigns (id, shop_id, name, status, offer_label, delay_days, created_at)
+    VALUES ('bench_wc_big', $1, 'Come back', 'active', '20% off', 7, now())`,
+    [BIG_SHOP],
+  );
+  await db.query(
+    `INSERT INTO winback_sends (id, shop_id, campaign_id, contract_gid, customer_gid, sent_at, reactivated, reactivated_at,
+      recovered_amount_cents, currency_code, created_at)
+    SELECT 'bbws' || n, $1, 'bench_wc_big', 'gid://shopify/SubscriptionContract/' || (5000000 + n), 'gid://shopify/Customer/' || n,
+      now() - ((n % 400) || ' days')::interval, n % 4 = 0, CASE WHEN n % 4 = 0 THEN now() END,
+      CASE WHEN n % 4 = 0 THEN 2500 ELSE 0 END, 'USD', now() - ((n % 400) || ' days')::interval
+    FROM generate_series(1, 100000) n`,
+    [BIG_SHOP],
+  );
+  // VACUUM sets the visibility map: without it no scan is index-only (autovacuum does it in production).
+  await db.query("VACUUM ANALYZE contracts");
+  await db.query("ANALYZE");
+  console.log(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
 const pct = (xs: number[], p: number) => {
@@ -111,10 +159,11 @@ async function main() {
   const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await db.connect();
   await seed(db);
+  await seedBigShop(db);
   // The key lookup fails closed without the shop's offline session (the app's access to it).
   await db.query(`
     INSERT INTO "Session" (id, shop, state, "isOnline", "accessToken")
-    SELECT 'offline_' || domain, domain, '', false, 'shpat_bench' FROM shops WHERE id LIKE 'bench_shop_%'
+    SELECT 'offline_' || domain, domain, '', false, 'shpat_bench' FROM shops WHERE id LIKE 'bench_shop_%' OR id = '${BIG_SHOP}'
     ON CONFLICT (id) DO NOTHING`);
 
   // App modules read the environment on import: load them only now.
@@ -137,8 +186,8 @@ async function main() {
     kind: "SECRET",
     scopes: ["read:subscriptions", "read:customers", "read:analytics", "read:plans"],
   });
-  const get = async (path: string) => {
-    const res = await surface.handle(new Request(`http://bench${ADMIN_SURFACE.basePath}${path}`, { headers: { Authorization: `Bearer ${key}` } }));
+  const get = async (path: string, token = key) => {
+    const res = await surface.handle(new Request(`http://bench${ADMIN_SURFACE.basePath}${path}`, { headers: { Authorization: `Bearer ${token}` } }));
     const text = await res.text();
     if (res.status !== 200) throw new Error(`${path}: ${res.status} ${text}`);
     return JSON.parse(text) as { data: Array<Record<string, unknown>>; next_cursor: string | null };
@@ -257,15 +306,24 @@ async function main() {
       `p50 ${fmt(pct(latencies, 50))} ms, p99 ${fmt(pct(latencies, 99))} ms, max ${fmt(Math.max(...latencies))} ms, errors ${errors} (target p99 < 30 ms)`,
   );
 
-  console.log(`\nanalytics on shop ${shop} (10,000 of 1,000,000 contracts), median / max of 7 through the kernel (target < 300 ms)`);
-  for (const path of ["/analytics/mrr", "/analytics/churn", "/analytics/churn?range=12mo", "/analytics/cohorts", "/analytics/cohorts?window=all", "/analytics/recovery", "/analytics/recovery?range=12mo"]) {
-    const times: number[] = [];
-    for (let i = 0; i < 7; i++) {
-      const t0 = performance.now();
-      await get(path);
-      times.push(performance.now() - t0);
+  await prisma.apiKey.deleteMany({ where: { shopId: BIG_SHOP } });
+  const big = await mintKey({ shopId: BIG_SHOP, name: "bench", kind: "SECRET", scopes: ["read:analytics"] });
+  const targets: Array<[string, string]> = [
+    [`shop ${shop} (10,000 of the 1,000,000 contracts)`, key],
+    [`shop ${BIG_SHOP} (1,000,000 contracts of its own)`, big.key],
+  ];
+  for (const [label, token] of targets) {
+    console.log(`\nanalytics on ${label}, median / max of 7 through the kernel (target < 300 ms)`);
+    for (const path of ["/analytics/mrr", "/analytics/churn", "/analytics/churn?range=12mo", "/analytics/cohorts", "/analytics/cohorts?window=all", "/analytics/recovery", "/analytics/recovery?range=12mo"]) {
+      const times: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        const t0 = performance.now();
+        await get(path, token);
+        times.push(performance.now() - t0);
+      }
+      const verdict = Math.max(...times) < 300 ? "" : "  MISS";
+      console.log(`  ${path.padEnd(32)} median ${fmt(pct(times, 50)).padStart(6)} ms  max ${fmt(Math.max(...times)).padStart(6)} ms${verdict}`);
     }
-    console.log(`  ${path.padEnd(32)} median ${fmt(pct(times, 50)).padStart(6)} ms  max ${fmt(Math.max(...times)).padStart(6)} ms`);
   }
 
   await db.end();

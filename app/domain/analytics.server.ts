@@ -130,26 +130,27 @@ function monthStart(d: Date, deltaMonths = 0): Date {
 
 export async function cohorts(shopId: string, window: Window, now = new Date()): Promise<CohortsJson> {
   const from = window === "all" ? new Date(0) : monthStart(now, -(Number(window) - 1));
-  const rows = await prisma.$queryRaw<Array<{ cohort: Date; end_k: number | null; n: number }>>`
-    WITH c AS (
-      SELECT date_trunc('month', created_at) AS cohort,
-             CASE WHEN status IN ('CANCELLED'::"ContractStatus", 'EXPIRED'::"ContractStatus") THEN updated_at END AS ended_at
-      FROM contracts
-      WHERE shop_id = ${shopId} AND created_by_service AND created_at >= ${from} AND created_at <= ${now}
-    )
-    SELECT cohort,
-           CASE WHEN ended_at IS NULL THEN NULL
-                ELSE (extract(year FROM age(ended_at, cohort)) * 12 + extract(month FROM age(ended_at, cohort)))::int + 1
-           END AS end_k,
+  // Grouped on the two truncated months (cheap per row, an index-only scan of the keyset
+  // index); end_k, the first month k at which the contract no longer counts, is derived per
+  // group below, not per row.
+  const rows = await prisma.$queryRaw<Array<{ cohort: Date; ended: Date | null; n: number }>>`
+    SELECT date_trunc('month', created_at) AS cohort,
+           CASE WHEN status IN ('CANCELLED'::"ContractStatus", 'EXPIRED'::"ContractStatus") THEN date_trunc('month', updated_at) END AS ended,
            count(*)::int AS n
-    FROM c GROUP BY 1, 2`;
+    FROM contracts
+    WHERE shop_id = ${shopId} AND created_by_service AND created_at >= ${from} AND created_at <= ${now}
+    GROUP BY 1, 2`;
+  const monthIndex = (d: Date) => d.getUTCFullYear() * 12 + d.getUTCMonth();
   const byCohort = new Map<string, { start: Date; size: number; ends: Map<number, number> }>();
   for (const r of rows) {
     const start = new Date(r.cohort);
     const key = `${start.getUTCFullYear()}-${String(start.getUTCMonth() + 1).padStart(2, "0")}`;
     const entry = byCohort.get(key) ?? { start, size: 0, ends: new Map<number, number>() };
     entry.size += r.n;
-    if (r.end_k !== null) entry.ends.set(r.end_k, (entry.ends.get(r.end_k) ?? 0) + r.n);
+    if (r.ended !== null) {
+      const endK = monthIndex(new Date(r.ended)) - monthIndex(start) + 1;
+      entry.ends.set(endK, (entry.ends.get(endK) ?? 0) + r.n);
+    }
     byCohort.set(key, entry);
   }
   const thisMonth = monthStart(now);
