@@ -52,6 +52,23 @@ export async function startStack(opts: { workers?: boolean } = {}) {
     return { domain, shopId: shop.id };
   }
 
+  /** What happened to the shop's webhooks and jobs: the message of a failed wait. */
+  async function diagnose(domain: string): Promise<string> {
+    const deliveries = await control.call("GET", `${control.shop(domain)}/webhook-deliveries`).catch((e) => String(e));
+    const { queue } = await import("../../app/queues.server");
+    const jobs = await queue(QUEUES.mirror).getJobs(["failed", "waiting", "active", "delayed"]);
+    return `deliveries: ${JSON.stringify(deliveries)}\njobs: ${JSON.stringify(jobs.map((j) => [j.name, j.failedReason, j.data]))}`;
+  }
+
+  /** Waits for work that crosses the simulator, the app and a worker; on timeout says where it stopped. */
+  async function settled<T>(domain: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 15_000): Promise<T> {
+    try {
+      return await eventually(check, timeoutMs);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\n${await diagnose(domain)}`);
+    }
+  }
+
   async function close() {
     await Promise.all(workers.map((w) => w.close()));
     await web.close();
@@ -59,7 +76,7 @@ export async function startStack(opts: { workers?: boolean } = {}) {
     await closeQueues();
   }
 
-  return { sim, web, control, workers, installShop, close, appUrl: web.url };
+  return { sim, web, control, workers, installShop, settled, close, appUrl: web.url };
 }
 
 /** Polls until `check` returns a truthy value (for work that finishes in a worker). */

@@ -31,7 +31,7 @@ describe("demo seed", () => {
     const simulated = await stack.control.call<{ id: string; app: string }[]>("GET", `${stack.control.shop(demo.domain)}/contracts`);
     const foreign = simulated.filter((c) => c.app === "other");
     expect(foreign.length).toBeGreaterThan(0);
-    expect(await prisma.contract.count({ where: { contractGid: { in: foreign.map((c) => c.id) } } })).toBe(0);
+    expect(await prisma.contract.count({ where: { shopId: demo.id, contractGid: { in: foreign.map((c) => c.id) } } })).toBe(0);
     expect(await prisma.contract.count({ where: { shopId: demo.id } })).toBe(simulated.length - foreign.length);
   });
 

@@ -24,8 +24,11 @@ async function createContract(domain: string, input: Record<string, unknown> = {
   return stack.control.call<SimContract>("POST", `${stack.control.shop(domain)}/contracts`, input);
 }
 
-const mirrorOf = (gid: string) => prisma.contract.findFirst({ where: { contractGid: gid } });
-const eventsOf = (gid: string) => prisma.event.findMany({ where: { data: { path: ["contract_id"], equals: gid } }, orderBy: { createdAt: "asc" } });
+// Scoped to the shop's domain: simulator gids restart with each simulator, so other tests'
+// shops in this worker's database reuse them.
+const mirrorOf = (domain: string, gid: string) => prisma.contract.findFirst({ where: { shop: { domain }, contractGid: gid } });
+const eventsOf = (domain: string, gid: string) =>
+  prisma.event.findMany({ where: { shop: { domain }, data: { path: ["contract_id"], equals: gid } }, orderBy: { createdAt: "asc" } });
 
 /** A webhook signed the way Shopify signs it (or forged, with another secret). */
 async function postWebhook(topic: string, domain: string, payload: object, opts: { webhookId?: string; secret?: string } = {}) {
@@ -63,20 +66,15 @@ describe("inbound Shopify webhooks", () => {
   it("a pause through the GraphQL adapter changes the simulator, then the mirror via the signed update webhook", async () => {
     const { domain } = await stack.installShop();
     const contract = await createContract(domain); // the simulator sends subscription_contracts/create
-    await eventually(async () => (await mirrorOf(contract.id))?.status === "ACTIVE").catch(async (err) => {
-      // Say where the chain broke: the delivery to the app, or the job in the worker.
-      const deliveries = await stack.control.call("GET", `${stack.control.shop(domain)}/webhook-deliveries`);
-      const jobs = await queue(QUEUES.mirror).getJobs(["failed", "waiting", "active", "delayed"]);
-      throw new Error(`${err}\ndeliveries: ${JSON.stringify(deliveries)}\njobs: ${JSON.stringify(jobs.map((j) => [j.name, j.failedReason, j.data]))}`);
-    });
+    await stack.settled(domain, async () => (await mirrorOf(domain, contract.id))?.status === "ACTIVE");
 
     const platform = await platformFor(domain);
     expect(await platform.pauseContract(contract.id)).toMatchObject({ status: "PAUSED" });
     expect((await stack.control.getContract(domain, contract.id)).status).toBe("PAUSED");
 
-    await eventually(async () => (await mirrorOf(contract.id))?.status === "PAUSED");
+    await eventually(async () => (await mirrorOf(domain, contract.id))?.status === "PAUSED");
     const events = await eventually(async () => {
-      const list = await eventsOf(contract.id);
+      const list = await eventsOf(domain, contract.id);
       return list.length === 2 ? list : null;
     });
     expect(events.map((e) => e.type)).toEqual(["subscription.created", "subscription.paused"]);
@@ -86,24 +84,24 @@ describe("inbound Shopify webhooks", () => {
   it("a forged HMAC is refused with 401 and changes nothing", async () => {
     const { domain } = await stack.installShop();
     const contract = await createContract(domain);
-    await eventually(async () => (await mirrorOf(contract.id))?.status === "ACTIVE");
-    const before = await eventsOf(contract.id);
+    await eventually(async () => (await mirrorOf(domain, contract.id))?.status === "ACTIVE");
+    const before = await eventsOf(domain, contract.id);
 
     const webhookId = randomUUID();
     const res = await postWebhook("subscription_contracts/update", domain, updatePayload(contract, "CANCELLED", 99), { webhookId, secret: "not-the-secret" });
     expect(res.status).toBe(401);
     expect(await prisma.inboundWebhook.findUnique({ where: { webhookId } })).toBeNull();
     expect(await queue(QUEUES.mirror).getJob(`shopify-${webhookId}`)).toBeUndefined();
-    expect((await mirrorOf(contract.id))?.status).toBe("ACTIVE");
-    expect(await eventsOf(contract.id)).toEqual(before);
+    expect((await mirrorOf(domain, contract.id))?.status).toBe("ACTIVE");
+    expect(await eventsOf(domain, contract.id)).toEqual(before);
   });
 
   it("a replayed webhook id is processed once, even when the copies arrive together", async () => {
     const { domain } = await stack.installShop();
     const contract = await createContract(domain);
-    await eventually(async () => (await eventsOf(contract.id)).length === 1);
+    await eventually(async () => (await eventsOf(domain, contract.id)).length === 1);
     await stack.control.call("PATCH", `${stack.control.shop(domain)}/contracts/${encodeURIComponent(contract.id)}`, { status: "PAUSED" });
-    await eventually(async () => (await eventsOf(contract.id)).length === 2);
+    await eventually(async () => (await eventsOf(domain, contract.id)).length === 2);
 
     // The same delivery three times (Shopify retries when it misses our 200): one event.
     const webhookId = randomUUID();
@@ -113,9 +111,9 @@ describe("inbound Shopify webhooks", () => {
     const again = await postWebhook("subscription_contracts/update", domain, payload, { webhookId });
     expect(again.status).toBe(200);
 
-    await eventually(async () => (await eventsOf(contract.id)).length === 3);
+    await eventually(async () => (await eventsOf(domain, contract.id)).length === 3);
     await new Promise((r) => setTimeout(r, 300));
-    const events = await eventsOf(contract.id);
+    const events = await eventsOf(domain, contract.id);
     expect(events.map((e) => e.type)).toEqual(["subscription.created", "subscription.paused", "subscription.cancelled"]);
     expect(await prisma.inboundWebhook.count({ where: { webhookId } })).toBe(1);
   });
@@ -123,15 +121,15 @@ describe("inbound Shopify webhooks", () => {
   it("a late, older webhook announces nothing", async () => {
     const { domain } = await stack.installShop();
     const contract = await createContract(domain);
-    await eventually(async () => (await eventsOf(contract.id)).length === 1);
+    await eventually(async () => (await eventsOf(domain, contract.id)).length === 1);
     const patch = (status: string) => stack.control.call("PATCH", `${stack.control.shop(domain)}/contracts/${encodeURIComponent(contract.id)}`, { status });
     await patch("PAUSED");
-    await eventually(async () => (await eventsOf(contract.id)).length === 2);
+    await eventually(async () => (await eventsOf(domain, contract.id)).length === 2);
     const current = await stack.control.getContract(domain, contract.id);
     // An "ACTIVE" webhook from before the pause arrives now: revision 1 < the announced one.
     expect((await postWebhook("subscription_contracts/update", domain, updatePayload(contract, "ACTIVE", 1))).status).toBe(200);
     await new Promise((r) => setTimeout(r, 500));
-    expect((await eventsOf(contract.id)).map((e) => e.type)).toEqual(["subscription.created", "subscription.paused"]);
+    expect((await eventsOf(domain, contract.id)).map((e) => e.type)).toEqual(["subscription.created", "subscription.paused"]);
     expect(current.status).toBe("PAUSED");
   });
 
@@ -145,7 +143,7 @@ describe("inbound Shopify webhooks", () => {
       return (await j?.isCompleted()) ? j : null;
     });
     expect(job.returnvalue).toBe("ignored");
-    expect(await mirrorOf(foreign.id)).toBeNull();
+    expect(await mirrorOf(domain, foreign.id)).toBeNull();
   });
 
   it("app/uninstalled revokes every key, disables every endpoint and deletes every export in one transaction", async () => {
@@ -218,17 +216,17 @@ describe("inbound Shopify webhooks", () => {
         await prisma.cancelReason.create({ data: { shopId, contractGid: c.id, customerGid: c.customerId, reason: "Too much coffee" } });
       }
       await stack.control.call("POST", `${stack.control.shop(domain)}/webhooks`, { topic: "customers/redact", customerId: mine.customerId });
-      await eventually(async () => (await mirrorOf(mine.id)) === null);
+      await eventually(async () => (await mirrorOf(domain, mine.id)) === null);
       expect(await prisma.notificationPreference.count({ where: { shopId, customerGid: mine.customerId } })).toBe(0);
       expect(await prisma.cancelReason.count({ where: { shopId, customerGid: mine.customerId } })).toBe(0);
-      expect(await mirrorOf(theirs.id)).not.toBeNull();
+      expect(await mirrorOf(domain, theirs.id)).not.toBeNull();
       expect(await prisma.cancelReason.count({ where: { shopId, customerGid: theirs.customerId } })).toBe(1);
     });
 
     it("customers/data_request is answered with a report of what the app holds", async () => {
       const { domain } = await stack.installShop();
       const c = await createContract(domain);
-      await eventually(async () => mirrorOf(c.id));
+      await eventually(async () => mirrorOf(domain, c.id));
       await stack.control.call("POST", `${stack.control.shop(domain)}/webhooks`, { topic: "customers/data_request", customerId: c.customerId });
       const dir = path.resolve(env().EXPORTS_DIR, "data-requests", domain);
       const file = await eventually(async () => (existsSync(dir) ? readdirSync(dir)[0] : null));
