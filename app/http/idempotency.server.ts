@@ -24,24 +24,8 @@ import { log } from "../log.server";
 import { errorResult, type IdempotencyHook } from "./kernel.server";
 import type { RouteResult } from "./route";
 
-export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 export const REPLAYED_HEADER = "Idempotency-Replayed";
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-
-const KEY_RE = /^[\x20-\x7e]{1,255}$/;
-
-/** The request's Idempotency-Key (the kernel checks the same rule before calling the hook): 1..255 printable ASCII characters, else 400 invalid_request. */
-export function requireIdempotencyKey(request: Request | Headers): string {
-  const headers = request instanceof Headers ? request : request.headers;
-  const key = headers.get(IDEMPOTENCY_HEADER);
-  if (key === null || key === "") {
-    throw new ApiError("invalid_request", `The ${IDEMPOTENCY_HEADER} header is required on subscription writes (any unique string, up to 255 printable ASCII characters).`);
-  }
-  if (!KEY_RE.test(key)) {
-    throw new ApiError("invalid_request", `The ${IDEMPOTENCY_HEADER} header must be 1 to 255 printable ASCII characters.`);
-  }
-  return key;
-}
 
 /** JSON with object keys sorted at every depth (array order kept): key order never matters. */
 export function canonicalJson(value: unknown): string {
