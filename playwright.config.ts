@@ -12,6 +12,8 @@ export default defineConfig({
   reporter: "list",
   use: {
     baseURL: E2E_BASE_URL,
+    // Headless Chromium says "HeadlessChrome", which the Shopify library answers with 410 as a bot.
+    userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
@@ -25,3 +27,6 @@ export default defineConfig({
     env: { E2E_PORT: String(PORT) },
   },
 });
+
+/** The simulator of the e2e run (Shopify admin around the app, and the control API). */
+export const E2E_SIMULATOR_URL = `http://127.0.0.1:${PORT + 1}`;

@@ -33,7 +33,18 @@ const shopify = shopifyApp({
 
 export default shopify;
 export const apiVersion = ApiVersion.July25;
-export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
+/** Shopify's frame headers; in simulator mode the simulated admin (its own origin) may frame the app too. */
+export function addDocumentResponseHeaders(request: Request, headers: Headers): void {
+  shopify.addDocumentResponseHeaders(request, headers);
+  const csp = headers.get("Content-Security-Policy");
+  if (config.SHOPIFY_SIMULATOR_URL && csp) {
+    headers.set("Content-Security-Policy", csp.replace("frame-ancestors", `frame-ancestors ${new URL(config.SHOPIFY_SIMULATOR_URL).origin}`));
+  }
+}
+
+/** App Bridge: Shopify's CDN script, or the simulator's stand-in (docs/simulator.md). */
+export const appBridgeSrc = (): string =>
+  config.SHOPIFY_SIMULATOR_URL ? `${config.SHOPIFY_SIMULATOR_URL}/app-bridge.js` : "https://cdn.shopify.com/shopifycloud/app-bridge.js";
 export const authenticate = shopify.authenticate;
 export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;

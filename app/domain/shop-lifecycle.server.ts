@@ -10,11 +10,13 @@ type Tx = Prisma.TransactionClient;
 
 /** Called after OAuth/token exchange. Reinstalling never resurrects revoked keys. */
 export async function markInstalled(domain: string): Promise<void> {
-  await prisma.shop.upsert({
-    where: { domain },
-    create: { domain, installState: "INSTALLED" },
-    update: { installState: "INSTALLED", installedAt: new Date(), uninstalledAt: null },
-  });
+  await ensureShopRow(domain);
+  await prisma.shop.update({ where: { domain }, data: { installState: "INSTALLED", installedAt: new Date(), uninstalledAt: null } });
+}
+
+/** Creates the shop's row with its defaults if there is none; an existing row is untouched. Race-safe. */
+async function ensureShopRow(domain: string): Promise<void> {
+  await prisma.shop.createMany({ data: [{ domain, installState: "INSTALLED" }], skipDuplicates: true });
 }
 
 function exportFile(storageKey: string): string {
@@ -154,4 +156,16 @@ export async function recordInstallation(domain: string, accessToken: string, sc
     update: { accessToken, scope },
   });
   await markInstalled(domain);
+}
+
+/**
+ * What the admin's home page shows about the shop. The row is ensured first: Remix runs the
+ * page's loaders in parallel, and the Shopify library runs the afterAuth hook (markInstalled)
+ * for only one of them without making the others wait for it.
+ */
+export async function shopOverview(domain: string) {
+  await ensureShopRow(domain);
+  const shop = await prisma.shop.findUniqueOrThrow({ where: { domain }, select: { id: true, domain: true, appPlan: true, installState: true } });
+  const contracts = await prisma.contract.count({ where: { shopId: shop.id, createdByService: true } });
+  return { domain: shop.domain, plan: shop.appPlan, installState: shop.installState, contracts };
 }

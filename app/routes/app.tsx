@@ -10,21 +10,21 @@ import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/polaris";
 import en from "@shopify/polaris/locales/en.json";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css";
-import { authenticate } from "../shopify.server";
+import { appBridgeSrc, authenticate } from "../shopify.server";
 import { env } from "../env.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await authenticate.admin(request);
-  return json({ apiKey: env().SHOPIFY_API_KEY });
+  return json({ apiKey: env().SHOPIFY_API_KEY, appBridge: appBridgeSrc() });
 };
 
 export default function App() {
-  const { apiKey } = useLoaderData<typeof loader>();
+  const { apiKey, appBridge } = useLoaderData<typeof loader>();
   return (
     <>
-      <script src="https://cdn.shopify.com/shopifycloud/app-bridge.js" data-api-key={apiKey} />
+      <script src={appBridge} data-api-key={apiKey} />
       <AppProvider i18n={en}>
         <Outlet />
       </AppProvider>

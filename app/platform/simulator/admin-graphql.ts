@@ -24,6 +24,8 @@ export interface HttpAnswer {
   headers?: Record<string, string>;
   /** Hold the answer this long (injected slowness). */
   delayMs?: number;
+  /** A non-JSON answer (the admin frame page, the App Bridge stand-in), sent as is. */
+  text?: string;
 }
 
 type Vars = Record<string, unknown>;

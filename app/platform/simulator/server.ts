@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { log } from "../../log.server";
 import { handleAdminGraphql, type HttpAnswer } from "./admin-graphql";
+import { adminFramePage, appBridgeScript } from "./admin-frame";
 import { handleControl } from "./control";
 import { SimCore } from "./core";
 import { handleCustomerAccount } from "./customer-account";
@@ -60,7 +61,7 @@ function parseBody(raw: string, contentType: string | undefined): unknown {
 
 async function send(res: ServerResponse, answer: HttpAnswer): Promise<void> {
   if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
-  const body = JSON.stringify(answer.body ?? null);
+  const body = answer.text ?? JSON.stringify(answer.body ?? null);
   res.writeHead(answer.status, { "Content-Type": "application/json; charset=utf-8", ...answer.headers });
   res.end(body);
 }
@@ -68,6 +69,8 @@ async function send(res: ServerResponse, answer: HttpAnswer): Promise<void> {
 const ADMIN_GRAPHQL = /^\/shops\/([^/]+)\/admin\/api\/([^/]+)\/graphql\.json$/;
 const TOKEN = /^\/shops\/([^/]+)\/admin\/oauth\/access_token$/;
 const CUSTOMER_ACCOUNT = /^\/shopify\.com\/(\d+)\/account\/customer\/api\/([^/]+)\/graphql$/;
+const SESSION_TOKEN = /^\/_sim\/shops\/[^/]+\/session-token$/;
+const ADMIN_FRAME = /^\/admin\/([^/]+)\/?$/;
 
 export async function route(core: SimCore, req: IncomingMessage): Promise<HttpAnswer> {
   const url = new URL(req.url ?? "/", "http://simulator");
@@ -83,7 +86,15 @@ export async function route(core: SimCore, req: IncomingMessage): Promise<HttpAn
     return Array.isArray(v) ? v[0] : v;
   };
 
-  if (url.pathname.startsWith("/_sim/")) return handleControl(core, method, url.pathname, url.searchParams, body);
+  if (url.pathname.startsWith("/_sim/")) {
+    const answer = await handleControl(core, method, url.pathname, url.searchParams, body);
+    // The App Bridge stand-in asks for session tokens from the app's page (another origin).
+    if (SESSION_TOKEN.test(url.pathname)) answer.headers = { ...answer.headers, "Access-Control-Allow-Origin": "*" };
+    return answer;
+  }
+  if (method === "GET" && url.pathname === "/app-bridge.js") return appBridgeScript(`http://${header("host")}`);
+  const frame = ADMIN_FRAME.exec(url.pathname);
+  if (frame && method === "GET") return adminFramePage(core, decodeURIComponent(frame[1]));
 
   let m = ADMIN_GRAPHQL.exec(url.pathname);
   if (m) {
