@@ -2,7 +2,8 @@
 //
 // Why it exists: @prisma/adapter-pg 6.19 cannot read the catalog column types `name` (oid 19),
 // `"char"` (oid 18) and `name[]` (oid 1003) that the JS schema engine selects while introspecting
-// (upstream prisma/orm#27403). We present them as `text` / `text[]`. See docs/decisions/001.
+// (upstream prisma/orm#27403). We present them as `text` / `text[]`. And it runs migration
+// scripts whole (see wholeScripts). See docs/decisions/001.
 //
 // The config is given as separate fields, not a connection string: when the engine builds its
 // temporary shadow database it copies the config, and a connection string would override the
@@ -59,9 +60,31 @@ export function connectionFields(url: string): pg.PoolConfig {
   };
 }
 
+type Adapter = Awaited<ReturnType<PrismaPg["connect"]>>;
+
+// The adapter's executeScript splits a migration on every ";", which cuts a plpgsql body
+// ($$ ... ; ... $$) apart. Postgres runs a multi-statement script natively (simple query
+// protocol, one implicit transaction: all or nothing), so the script is sent whole.
+function wholeScripts(adapter: Adapter): Adapter {
+  const pool = adapter.underlyingDriver() as pg.Pool;
+  const fail = (adapter as unknown as { onError(err: unknown): never }).onError.bind(adapter);
+  adapter.executeScript = async (script: string) => {
+    try {
+      await pool.query(script);
+    } catch (err) {
+      fail(err);
+    }
+  };
+  return adapter;
+}
+
 class CliPrismaPg extends PrismaPg {
   constructor(private readonly fields: pg.PoolConfig) {
     super(patchedPool(fields), { disposeExternalPool: true });
+  }
+
+  override async connect() {
+    return wholeScripts(await super.connect());
   }
 
   // Same as upstream, but the shadow database also gets the patched pool.
@@ -69,7 +92,7 @@ class CliPrismaPg extends PrismaPg {
     const main = await new PrismaPg(patchedPool(this.fields), { disposeExternalPool: true }).connect();
     const database = `prisma_migrate_shadow_db_${randomUUID()}`;
     await main.executeScript(`CREATE DATABASE "${database}"`);
-    const shadow = await new PrismaPg(patchedPool({ ...this.fields, database }), { disposeExternalPool: true }).connect();
+    const shadow = wholeScripts(await new PrismaPg(patchedPool({ ...this.fields, database }), { disposeExternalPool: true }).connect());
     const dispose = shadow.dispose.bind(shadow);
     shadow.dispose = async () => {
       await dispose();

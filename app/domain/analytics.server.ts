@@ -129,27 +129,24 @@ function monthStart(d: Date, deltaMonths = 0): Date {
 }
 
 export async function cohorts(shopId: string, window: Window, now = new Date()): Promise<CohortsJson> {
-  const from = window === "all" ? new Date(0) : monthStart(now, -(Number(window) - 1));
-  // Grouped on the two truncated months (cheap per row, an index-only scan of the keyset
-  // index); end_k, the first month k at which the contract no longer counts, is derived per
-  // group below, not per row.
-  const rows = await prisma.$queryRaw<Array<{ cohort: Date; ended: Date | null; n: number }>>`
-    SELECT date_trunc('month', created_at) AS cohort,
-           CASE WHEN status IN ('CANCELLED'::"ContractStatus", 'EXPIRED'::"ContractStatus") THEN date_trunc('month', updated_at) END AS ended,
-           count(*)::int AS n
-    FROM contracts
-    WHERE shop_id = ${shopId} AND created_by_service AND created_at >= ${from} AND created_at <= ${now}
-    GROUP BY 1, 2`;
+  // Read from the per-shop cohort summary (contract_cohorts, kept exact by a trigger on
+  // contracts; docs/decisions/009): its size is the number of months, not of contracts.
   const monthIndex = (d: Date) => d.getUTCFullYear() * 12 + d.getUTCMonth();
+  const first = window === "all" ? undefined : monthIndex(monthStart(now, -(Number(window) - 1)));
+  const cells = await prisma.contractCohort.findMany({
+    where: { shopId, count: { gt: 0 }, cohortMonth: { gte: first, lte: monthIndex(now) } },
+    select: { cohortMonth: true, endedMonth: true, count: true },
+  });
   const byCohort = new Map<string, { start: Date; size: number; ends: Map<number, number> }>();
-  for (const r of rows) {
-    const start = new Date(r.cohort);
+  for (const c of cells) {
+    const start = new Date(Date.UTC(Math.floor(c.cohortMonth / 12), c.cohortMonth % 12, 1));
     const key = `${start.getUTCFullYear()}-${String(start.getUTCMonth() + 1).padStart(2, "0")}`;
     const entry = byCohort.get(key) ?? { start, size: 0, ends: new Map<number, number>() };
-    entry.size += r.n;
-    if (r.ended !== null) {
-      const endK = monthIndex(new Date(r.ended)) - monthIndex(start) + 1;
-      entry.ends.set(endK, (entry.ends.get(endK) ?? 0) + r.n);
+    entry.size += c.count;
+    // end_k: the first month boundary at which the contract no longer counts.
+    if (c.endedMonth >= 0) {
+      const endK = c.endedMonth - c.cohortMonth + 1;
+      entry.ends.set(endK, (entry.ends.get(endK) ?? 0) + c.count);
     }
     byCohort.set(key, entry);
   }
