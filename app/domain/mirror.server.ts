@@ -189,8 +189,10 @@ export async function reconcileShop(shopDomain: string, pageSize = 100): Promise
   let count = 0;
   for (;;) {
     const page = await platform.listContracts({ first: pageSize, after });
-    await prisma.$transaction(async (tx) => {
-      for (const c of page.nodes) {
+    // One short transaction per contract: a page-long one would hold the shop's cohort-summary
+    // rows (decision 009) while webhooks for the same shop wait on them.
+    for (const c of page.nodes) {
+      await prisma.$transaction(async (tx) => {
         const previous = await upsertContract(tx, shop.id, c);
         // A reconciled contract starts announced at its current status, so the next webhook
         // announces only a real change.
@@ -200,8 +202,8 @@ export async function reconcileShop(shopDomain: string, pageSize = 100): Promise
             data: { announcedStatus: c.status as ContractStatus, announcedRevision: BigInt(c.revisionId || "0") },
           });
         }
-      }
-    }, { timeout: 60_000 });
+      });
+    }
     count += page.nodes.length;
     if (!page.hasNextPage || !page.endCursor) break;
     after = page.endCursor;
