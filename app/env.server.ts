@@ -27,6 +27,13 @@ export const EnvSchema = z.object({
   SIMULATOR_STATE_FILE: z.string().default(".data/simulator.json"),
   EXPORTS_DIR: z.string().default(".data/exports"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  // Worker processes (workers/main.ts): which queues this process serves (comma-separated;
+  // empty = all), jobs at once per queue, the job lock (a dead worker's job is handed on once
+  // it lapses), and how long SIGTERM waits for active jobs.
+  WORKER_QUEUES: z.string().default(""),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  WORKER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
+  WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(25_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

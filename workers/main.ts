@@ -12,12 +12,12 @@ const { PROCESSORS, SCHEDULES } = await import("./processors");
 const { log } = await import("../app/log.server");
 
 const config = env();
-const selected = (process.env.WORKER_QUEUES ?? Object.values(QUEUES).join(","))
+const selected = (config.WORKER_QUEUES || Object.values(QUEUES).join(","))
   .split(",")
   .map((q) => q.trim())
   .filter(Boolean) as (keyof typeof PROCESSORS)[];
-const lockDuration = Number(process.env.WORKER_LOCK_MS ?? 30_000);
-const graceMs = Number(process.env.WORKER_SHUTDOWN_GRACE_MS ?? 25_000);
+const lockDuration = config.WORKER_LOCK_MS;
+const graceMs = config.WORKER_SHUTDOWN_GRACE_MS;
 
 const workers = selected.map((name) => {
   const handlers = PROCESSORS[name];
@@ -32,7 +32,7 @@ const workers = selected.map((name) => {
     {
       connection: queueConnection(),
       prefix: config.REDIS_PREFIX,
-      concurrency: Number(process.env.WORKER_CONCURRENCY ?? 4),
+      concurrency: config.WORKER_CONCURRENCY,
       lockDuration,
       stalledInterval: lockDuration,
       maxStalledCount: 5,

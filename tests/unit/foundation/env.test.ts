@@ -47,3 +47,11 @@ describe("environment", () => {
     expect(() => parseEnv({ ...valid(), ENCRYPTION_KEY: "zz" })).toThrowError(/ENCRYPTION_KEY must be 64 hex characters/);
   });
 });
+
+describe("worker settings", () => {
+  it("are checked like everything else", () => {
+    expect(parseEnv(valid()).WORKER_CONCURRENCY).toBe(4);
+    expect(() => parseEnv({ ...valid(), WORKER_LOCK_MS: "soon" })).toThrowError(/WORKER_LOCK_MS/);
+    expect(() => parseEnv({ ...valid(), WORKER_CONCURRENCY: "0" })).toThrowError(/WORKER_CONCURRENCY/);
+  });
+});
