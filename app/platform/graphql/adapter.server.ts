@@ -5,9 +5,10 @@ import type { ShopifyPort, PlatformShop } from "../port";
 import { adminGraphql, type ClientOptions } from "./client.server";
 import { CONTRACT_GET, mapContractGet, type ContractGetResult } from "./contract-get";
 import { CONTRACTS_LIST, mapContractsList, type ContractsListResult } from "./contracts-list";
-import { CONTRACT_PAUSE, mapContractPause, type ContractPauseResult } from "./contract-pause";
-import { CONTRACT_ACTIVATE, mapContractActivate, type ContractActivateResult } from "./contract-activate";
-import { CONTRACT_CANCEL, mapContractCancel, type ContractCancelResult } from "./contract-cancel";
+import { mapStatusChange } from "./contract-fields";
+import { CONTRACT_PAUSE, type ContractPauseResult } from "./contract-pause";
+import { CONTRACT_ACTIVATE, type ContractActivateResult } from "./contract-activate";
+import { CONTRACT_CANCEL, type ContractCancelResult } from "./contract-cancel";
 import { BILLING_CYCLE_SKIP, billingCycleSkipVariables, mapBillingCycleSkip, type BillingCycleSkipResult } from "./billing-cycle-skip";
 import {
   CONTRACT_SET_NEXT_BILLING_DATE,
@@ -57,15 +58,15 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
     },
 
     async pauseContract(id) {
-      return mapContractPause(await gql<ContractPauseResult>(CONTRACT_PAUSE, { subscriptionContractId: id }));
+      return mapStatusChange("subscriptionContractPause", (await gql<ContractPauseResult>(CONTRACT_PAUSE, { subscriptionContractId: id })).subscriptionContractPause);
     },
 
     async activateContract(id) {
-      return mapContractActivate(await gql<ContractActivateResult>(CONTRACT_ACTIVATE, { subscriptionContractId: id }));
+      return mapStatusChange("subscriptionContractActivate", (await gql<ContractActivateResult>(CONTRACT_ACTIVATE, { subscriptionContractId: id })).subscriptionContractActivate);
     },
 
     async cancelContract(id) {
-      return mapContractCancel(await gql<ContractCancelResult>(CONTRACT_CANCEL, { subscriptionContractId: id }));
+      return mapStatusChange("subscriptionContractCancel", (await gql<ContractCancelResult>(CONTRACT_CANCEL, { subscriptionContractId: id })).subscriptionContractCancel);
     },
 
     async skipBillingCycle(id, selector) {

@@ -1,7 +1,5 @@
-// subscriptionContractActivate: a status change. userErrors → PlatformError (see ../errors.ts).
-import { assertNoUserErrors, PlatformError } from "../errors";
-import type { ContractStatus } from "../port";
-import type { GqlUserError } from "./contract-fields";
+// subscriptionContractActivate: a status change, mapped by mapStatusChange (./contract-fields.ts).
+import type { StatusChangePayload } from "./contract-fields";
 
 export const CONTRACT_ACTIVATE = /* GraphQL */ `
   mutation ContractActivate($subscriptionContractId: ID!) {
@@ -13,12 +11,5 @@ export const CONTRACT_ACTIVATE = /* GraphQL */ `
 `;
 
 export interface ContractActivateResult {
-  subscriptionContractActivate: { contract: { id: string; status: ContractStatus } | null; userErrors: GqlUserError[] };
-}
-
-export function mapContractActivate(r: ContractActivateResult): { id: string; status: ContractStatus } {
-  const payload = r.subscriptionContractActivate;
-  assertNoUserErrors(payload.userErrors);
-  if (!payload.contract) throw new PlatformError("unavailable", "subscriptionContractActivate returned neither contract nor userErrors");
-  return { id: payload.contract.id, status: payload.contract.status };
+  subscriptionContractActivate: StatusChangePayload;
 }

@@ -1,4 +1,5 @@
 // The contract selection shared by every operation that reads a contract, and its mapper.
+import { assertNoUserErrors, PlatformError } from "../errors";
 import type { BillingInterval, ContractStatus, PlatformContract, PlatformLine } from "../port";
 
 export const LINE_FIELDS = /* GraphQL */ `
@@ -91,4 +92,17 @@ export function mapContract(c: GqlContract): PlatformContract {
     },
     lines: c.lines.nodes.map(mapLine),
   };
+}
+
+/** What each contract status mutation (pause, activate, cancel) returns. */
+export interface StatusChangePayload {
+  contract: { id: string; status: ContractStatus } | null;
+  userErrors: GqlUserError[];
+}
+
+/** The contract's new status, or the userErrors as a PlatformError (see ../errors.ts). */
+export function mapStatusChange(operation: string, payload: StatusChangePayload): { id: string; status: ContractStatus } {
+  assertNoUserErrors(payload.userErrors);
+  if (!payload.contract) throw new PlatformError("unavailable", `${operation} returned neither contract nor userErrors`);
+  return { id: payload.contract.id, status: payload.contract.status };
 }

@@ -1,7 +1,5 @@
-// subscriptionContractPause: a status change. userErrors → PlatformError (see ../errors.ts).
-import { assertNoUserErrors, PlatformError } from "../errors";
-import type { ContractStatus } from "../port";
-import type { GqlUserError } from "./contract-fields";
+// subscriptionContractPause: a status change, mapped by mapStatusChange (./contract-fields.ts).
+import type { StatusChangePayload } from "./contract-fields";
 
 export const CONTRACT_PAUSE = /* GraphQL */ `
   mutation ContractPause($subscriptionContractId: ID!) {
@@ -13,12 +11,5 @@ export const CONTRACT_PAUSE = /* GraphQL */ `
 `;
 
 export interface ContractPauseResult {
-  subscriptionContractPause: { contract: { id: string; status: ContractStatus } | null; userErrors: GqlUserError[] };
-}
-
-export function mapContractPause(r: ContractPauseResult): { id: string; status: ContractStatus } {
-  const payload = r.subscriptionContractPause;
-  assertNoUserErrors(payload.userErrors);
-  if (!payload.contract) throw new PlatformError("unavailable", "subscriptionContractPause returned neither contract nor userErrors");
-  return { id: payload.contract.id, status: payload.contract.status };
+  subscriptionContractPause: StatusChangePayload;
 }
