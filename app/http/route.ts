@@ -60,23 +60,10 @@ export function defineRoute<PS extends Schema | undefined = undefined, QS extend
   return def as unknown as AnyRoute;
 }
 
-/** A route with its types erased, as stored in a table. */
-export interface AnyRoute {
-  method: HttpMethod;
-  path: string;
-  scopes: readonly Scope[];
-  params?: Schema;
-  query?: Schema;
-  body?: Schema;
-  summary: string;
-  description?: string;
-  tags?: string[];
-  requiresIdempotencyKey?: boolean;
-  session?: boolean;
-  responses?: Schema;
-  successStatus?: number;
+/** A route with its types erased, as stored in a table: the same fields as RouteDef. */
+export type AnyRoute = Omit<RouteDef<Schema, Schema, Schema>, "handler"> & {
   handler(ctx: RouteContext<any, any, any>): Promise<RouteResult> | RouteResult; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+};
 
 // ---- matching ---------------------------------------------------------------------------------
 
