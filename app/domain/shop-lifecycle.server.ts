@@ -159,13 +159,17 @@ export async function recordInstallation(domain: string, accessToken: string, sc
 }
 
 /**
- * What the admin's home page shows about the shop. The row is ensured first: Remix runs the
+ * What the admin's home page shows about the shop. A missing row is created: Remix runs the
  * page's loaders in parallel, and the Shopify library runs the afterAuth hook (markInstalled)
  * for only one of them without making the others wait for it.
  */
 export async function shopOverview(domain: string) {
-  await ensureShopRow(domain);
-  const shop = await prisma.shop.findUniqueOrThrow({ where: { domain }, select: { id: true, domain: true, appPlan: true, installState: true } });
+  const select = { id: true, domain: true, appPlan: true, installState: true } as const;
+  let shop = await prisma.shop.findUnique({ where: { domain }, select });
+  if (!shop) {
+    await ensureShopRow(domain);
+    shop = await prisma.shop.findUniqueOrThrow({ where: { domain }, select });
+  }
   const contracts = await prisma.contract.count({ where: { shopId: shop.id, createdByService: true } });
   return { domain: shop.domain, plan: shop.appPlan, installState: shop.installState, contracts };
 }
