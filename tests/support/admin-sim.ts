@@ -1,25 +1,11 @@
 // The platform simulator in-process for the Admin write tests, on this worker's SIMULATOR_PORT
 // (the port app/platform routes *.myshopify.com to), plus helpers that seed a shop, a product,
 // a selling plan group and contracts on the simulator and mirror them into the database.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { env } from "../../app/env.server";
 import { reconcileContract } from "../../app/domain/mirror.server";
-import { startSimulator, type RunningSimulator } from "../../app/platform/simulator/server";
 import { SimulatorControl } from "../../app/platform/simulator/control-client";
 import { createAdminShop, createPlanGroup } from "./admin-factories";
 
-export async function startTestSimulator(): Promise<RunningSimulator> {
-  return startSimulator({
-    port: env().SIMULATOR_PORT,
-    stateFile: path.join(mkdtempSync(path.join(tmpdir(), "adm-sim-")), "state.json"),
-    appUrl: env().SHOPIFY_APP_URL,
-    apiKey: env().SHOPIFY_API_KEY,
-    apiSecret: env().SHOPIFY_API_SECRET,
-    webhookRetryDelaysMs: [],
-  });
-}
+export { startTestSimulator } from "./stack";
 
 /** The simulator's control API (answers are loosely typed: tests read what they need). */
 export const sim = (simUrl: string, method: string, p: string, body?: unknown): Promise<any> => // eslint-disable-line @typescript-eslint/no-explicit-any

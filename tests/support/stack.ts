@@ -27,17 +27,23 @@ export function startWorkers(): Worker[] {
   );
 }
 
-export async function startStack(opts: { workers?: boolean } = {}) {
+/** The simulator on this worker's port, with a state file of its own. */
+export function startTestSimulator() {
   const config = env();
-  const sim = await startSimulator({
+  return startSimulator({
     port: config.SIMULATOR_PORT,
-    stateFile: path.join(mkdtempSync(path.join(tmpdir(), "stack-sim-")), "state.json"),
+    stateFile: path.join(mkdtempSync(path.join(tmpdir(), "test-sim-")), "state.json"),
     appUrl: config.SHOPIFY_APP_URL,
     apiKey: config.SHOPIFY_API_KEY,
     apiSecret: config.SHOPIFY_API_SECRET,
     // Shopify retries for 48 hours; a few seconds is enough to ride out a loaded test machine.
     webhookRetryDelaysMs: [200, 1000, 3000],
   });
+}
+
+export async function startStack(opts: { workers?: boolean } = {}) {
+  const config = env();
+  const sim = await startTestSimulator();
   const web = await startWebServer({ port: config.PORT, host: "127.0.0.1" });
   const workers = opts.workers === false ? [] : startWorkers();
   const control = new SimulatorControl(sim.url);
