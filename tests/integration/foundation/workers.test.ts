@@ -63,7 +63,9 @@ describe("workers", () => {
       second.kill("SIGTERM");
       expect((await stopped).code).toBe(0);
     }
-  });
+    // Two cold worker starts, the 4 s platform delay, the lock lapse and up to 30 s for the
+    // job: more than Vitest's default 30 s on a loaded machine.
+  }, 90_000);
 
   it("SIGTERM lets the active job finish before the worker exits", async () => {
     const { domain, shopId } = await shopWithContracts(25);
@@ -77,7 +79,7 @@ describe("workers", () => {
     expect((await stopped).code).toBe(0);
     expect(await job.isCompleted()).toBe(true);
     expect(await prisma.contract.count({ where: { shopId } })).toBe(25);
-  });
+  }, 60_000);
 
   it("the daily sweeps are BullMQ job schedulers, registered once however many workers start", async () => {
     const workers = [startWorker(QUEUES.sweeps), startWorker(QUEUES.sweeps)];
