@@ -1,8 +1,8 @@
 // End-to-end tests in Debian's chromium (no Playwright browser download on these machines).
 // The web server is the built app with its simulator, on ports of its own and the e2e database.
 import { defineConfig } from "@playwright/test";
+import { E2E_PORT as PORT } from "./tests/setup/workers";
 
-const PORT = 4390;
 export const E2E_BASE_URL = `http://127.0.0.1:${PORT}`;
 
 export default defineConfig({
@@ -24,7 +24,6 @@ export default defineConfig({
     url: `${E2E_BASE_URL}/healthz`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { E2E_PORT: String(PORT) },
   },
 });
 

@@ -8,12 +8,11 @@ import { existsSync, readFileSync, mkdirSync } from "node:fs";
 import pg from "pg";
 import { applyLocalDefaults } from "./local-env";
 import { checkRedis } from "./services";
-import { TEMPLATE_DB } from "../tests/setup/workers";
+import { PG_BASE, REDIS_URL, RUN_ID, PORT_BASE, TEMPLATE_DB } from "../tests/setup/workers";
 
 applyLocalDefaults();
 process.env.CHECKPOINT_DISABLE = "1";
-const pgBase = process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";
-const templateUrl = `${pgBase}/${TEMPLATE_DB}`;
+const templateUrl = `${PG_BASE}/${TEMPLATE_DB}`;
 const step = (msg: string) => console.log(`\n[test] ${msg}`);
 
 /** Runs a setup step; a failure ends the run with a plain message (the tool printed its own). */
@@ -27,13 +26,13 @@ function must(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env)
   }
 }
 
-step("services");
-const admin = new pg.Client({ connectionString: `${pgBase}/postgres` });
+step(`services (run ${RUN_ID}: databases subscriptions_test_${RUN_ID}_*, ports ${PORT_BASE}-${PORT_BASE + 999})`);
+const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
 await admin.connect();
 await admin.query(`DROP DATABASE IF EXISTS "${TEMPLATE_DB}" WITH (FORCE)`);
 await admin.query(`CREATE DATABASE "${TEMPLATE_DB}"`);
 await admin.end();
-await checkRedis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379");
+await checkRedis(REDIS_URL);
 
 step("migrating the template database");
 const env = { ...process.env, DATABASE_URL: templateUrl };

@@ -1,5 +1,5 @@
 // Install, uninstall and GDPR erasure of a shop's data.
-import { rm } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Prisma } from "@prisma/client";
 import { prisma } from "../db.server";
@@ -123,11 +123,13 @@ export async function customerDataReport(ref: CustomerRef & { requestId: string 
         })
       : [],
   };
-  const { mkdir, writeFile } = await import("node:fs/promises");
   const dir = path.resolve(env().EXPORTS_DIR, "data-requests", ref.domain);
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `${ref.requestId.replace(/[^\w-]/g, "_")}.json`);
-  await writeFile(file, JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2));
+  // Written beside, then renamed: a reader never sees half a report (rename is atomic).
+  const partial = `${file}.partial`;
+  await writeFile(partial, JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2));
+  await rename(partial, file);
   return file;
 }
 

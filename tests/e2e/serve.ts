@@ -3,25 +3,29 @@
 import pg from "pg";
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
-import { TEMPLATE_DB } from "../setup/workers";
+import { E2E_PORT, PG_BASE, REDIS_URL, TEMPLATE_DB, redisPrefix, workerDb } from "../setup/workers";
+import { Redis } from "ioredis";
+import { deleteRedisPrefix } from "../support/redis-keys";
 
-const port = Number(process.env.E2E_PORT ?? 4390);
-const db = "subscriptions_test_e2e";
-const pgBase = process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";
-const admin = new pg.Client({ connectionString: `${pgBase}/postgres` });
+const port = E2E_PORT;
+const db = workerDb("e2e");
+const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
 await admin.connect();
 await admin.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
 await admin.query(`CREATE DATABASE "${db}" TEMPLATE "${TEMPLATE_DB}"`);
 await admin.end();
+const redis = new Redis(REDIS_URL);
+await deleteRedisPrefix(redis, redisPrefix("e2e"));
+redis.disconnect();
 
 rmSync(".data/e2e", { recursive: true, force: true });
 
 const env = {
   ...process.env,
   NODE_ENV: "test" as const,
-  DATABASE_URL: `${pgBase}/${db}`,
-  REDIS_URL: `${process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379"}/4`,
-  REDIS_PREFIX: "e2e",
+  DATABASE_URL: `${PG_BASE}/${db}`,
+  REDIS_URL,
+  REDIS_PREFIX: redisPrefix("e2e"),
   PORT: String(port),
   SIMULATOR_PORT: String(port + 1),
   SHOPIFY_APP_URL: `http://127.0.0.1:${port}`,

@@ -1,11 +1,13 @@
 // Once per run: clone one database per worker from the migrated template (scripts/test.ts
-// migrates the template first) and empty the workers' Redis databases.
+// migrates the template first) and delete the workers' Redis keys (by prefix: other runs share
+// the Redis database).
 import pg from "pg";
 import { Redis } from "ioredis";
-import { TEST_WORKERS, TEMPLATE_DB, workerDb } from "./workers";
+import { PG_BASE, REDIS_URL, TEST_WORKERS, TEMPLATE_DB, redisPrefix, workerDb } from "./workers";
+import { deleteRedisPrefix } from "../support/redis-keys";
 
 export default async function setup() {
-  const admin = new pg.Client({ connectionString: process.env.PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" });
+  const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
   await admin.connect();
   try {
     for (let id = 1; id <= TEST_WORKERS; id++) {
@@ -15,10 +17,7 @@ export default async function setup() {
   } finally {
     await admin.end();
   }
-  const redisBase = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-  for (let id = 1; id <= TEST_WORKERS; id++) {
-    const r = new Redis(`${redisBase}/${id}`);
-    await r.flushdb();
-    r.disconnect();
-  }
+  const redis = new Redis(REDIS_URL);
+  for (let id = 1; id <= TEST_WORKERS; id++) await deleteRedisPrefix(redis, redisPrefix(id));
+  redis.disconnect();
 }

@@ -1,4 +1,24 @@
-// How many Vitest workers run at once; each gets its own database, Redis index and ports.
+// The names one test run uses. Two checkouts on one machine test side by side (issue 14, item
+// 19): every database, Redis key prefix and port of a run is derived from its run id, which is
+// a hash of the checkout's path unless TEST_RUN_ID says otherwise. Re-running in one checkout
+// reuses its own names (nothing accumulates); another checkout never touches them.
+import { createHash } from "node:crypto";
+
+/** How many Vitest workers run at once; each gets its own database, Redis prefix and ports. */
 export const TEST_WORKERS = 3;
-export const TEMPLATE_DB = "subscriptions_test_template";
-export const workerDb = (id: number) => `subscriptions_test_${id}`;
+
+const hash = createHash("sha256").update(process.cwd()).digest();
+export const RUN_ID = (process.env.TEST_RUN_ID ?? hash.toString("hex").slice(0, 8)).replace(/[^a-z0-9]/gi, "").toLowerCase();
+
+/** First port of the run's block (1,000 ports: worker N uses base + N*100 .. +99, e2e base + 900). */
+export const PORT_BASE = Number(process.env.TEST_PORT_BASE ?? 20_000 + (hash.readUInt16BE(0) % 40) * 1_000);
+
+export const PG_BASE = process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";
+/** All of a run's Redis keys share one database and differ by prefix (never FLUSHDB in tests). */
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379/1";
+
+export const TEMPLATE_DB = `subscriptions_test_${RUN_ID}_template`;
+export const workerDb = (id: number | "e2e") => `subscriptions_test_${RUN_ID}_${id}`;
+export const redisPrefix = (id: number | "e2e") => `t${RUN_ID}${id}`;
+export const workerPort = (id: number) => PORT_BASE + id * 100;
+export const E2E_PORT = PORT_BASE + 900;

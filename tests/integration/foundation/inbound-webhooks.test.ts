@@ -229,7 +229,7 @@ describe("inbound Shopify webhooks", () => {
       await eventually(async () => mirrorOf(domain, c.id));
       await stack.control.call("POST", `${stack.control.shop(domain)}/webhooks`, { topic: "customers/data_request", customerId: c.customerId });
       const dir = path.resolve(env().EXPORTS_DIR, "data-requests", domain);
-      const file = await eventually(async () => (existsSync(dir) ? readdirSync(dir)[0] : null));
+      const file = await eventually(async () => (existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith(".json")) : null));
       const report = JSON.parse(readFileSync(path.join(dir, file), "utf8"));
       expect(report.customer_id).toBe(c.customerId);
       expect(report.subscriptions.map((s: { contractGid: string }) => s.contractGid)).toEqual([c.id]);
