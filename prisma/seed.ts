@@ -9,7 +9,7 @@ import { CANCEL_REASONS, CITIES, FIRST_NAMES, GIFT_MESSAGES, LAST_NAMES, NOTIFIC
 applyLocalDefaults();
 const { env } = await import("../app/env.server");
 const { prisma } = await import("../app/db.server");
-const { SimulatorControl } = await import("../app/platform/simulator/control-client");
+const { SimulatorControl } = await import("../simulator/control-client");
 const { recordInstallation, setAppPlan } = await import("../app/domain/shop-lifecycle.server");
 const { reconcileShop } = await import("../app/domain/mirror.server");
 
@@ -390,7 +390,7 @@ export async function seedDemo(): Promise<void> {
   const sim = new SimulatorControl(config.SHOPIFY_SIMULATOR_URL);
   let local: { close(): Promise<void> } | undefined;
   if (!(await sim.reachable())) {
-    const { startSimulator } = await import("../app/platform/simulator/server");
+    const { startSimulator } = await import("../simulator/server");
     local = await startSimulator({
       port: config.SIMULATOR_PORT,
       stateFile: config.SIMULATOR_STATE_FILE,

@@ -15,7 +15,7 @@ const processes: Record<string, [string, string[]]> = {
   web: dev ? ["node_modules/.bin/remix", ["dev"]] : ts("server.ts"),
   workers: dev ? ts("workers/main.ts", "--watch") : ts("workers/main.ts"),
 };
-if (process.env.SHOPIFY_SIMULATOR_URL) processes.simulator = ts("app/platform/simulator/main.ts");
+if (process.env.SHOPIFY_SIMULATOR_URL) processes.simulator = ts("simulator/main.ts");
 
 const children = new Map<string, ChildProcess>();
 let stopping = false;

@@ -2,7 +2,7 @@
 // (the port app/platform routes *.myshopify.com to), plus helpers that seed a shop, a product,
 // a selling plan group and contracts on the simulator and mirror them into the database.
 import { reconcileContract } from "../../app/domain/mirror.server";
-import { SimulatorControl } from "../../app/platform/simulator/control-client";
+import { SimulatorControl } from "../../simulator/control-client";
 import { createAdminShop, createPlanGroup } from "./admin-factories";
 
 export { startTestSimulator } from "./stack";

@@ -9,8 +9,8 @@ import { env } from "../../app/env.server";
 import { prisma } from "../../app/db.server";
 import { closeQueues, queueConnection, QUEUES } from "../../app/queues.server";
 import { recordInstallation, setAppPlan } from "../../app/domain/shop-lifecycle.server";
-import { startSimulator } from "../../app/platform/simulator/server";
-import { SimulatorControl } from "../../app/platform/simulator/control-client";
+import { startSimulator } from "../../simulator/server";
+import { SimulatorControl } from "../../simulator/control-client";
 import { PROCESSORS } from "../../workers/processors";
 import { startWebServer } from "../../server";
 

@@ -1,7 +1,7 @@
 // Contract tests for the six subscription writes and idempotency (spec 1, "Subscription writes",
 // "States and transitions", "Idempotency"), against the real platform simulator.
 import { prisma } from "../../../app/db.server";
-import type { RunningSimulator } from "../../../app/platform/simulator/server";
+import type { RunningSimulator } from "../../../simulator/server";
 import { ALL_READ_SCOPES, api, enc, insertContract, secretKey } from "../../support/admin-factories";
 import { seedContract, seedWriteShop, sim, startTestSimulator } from "../../support/admin-sim";
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startSimulator, type RunningSimulator } from "../../../app/platform/simulator/server";
+import { startSimulator, type RunningSimulator } from "../../../simulator/server";
 import { createGraphqlAdapter } from "../../../app/platform/graphql/adapter.server";
 import { installSimulatorRouting, uninstallSimulatorRouting } from "../../../app/platform/routing.server";
 import { PlatformError } from "../../../app/platform/errors";

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { startSimulator } from "../../../app/platform/simulator/server";
+import { startSimulator } from "../../../simulator/server";
 
 const dir = mkdtempSync(join(tmpdir(), "sim-persist-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

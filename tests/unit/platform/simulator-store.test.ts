@@ -1,5 +1,5 @@
 import { describe, expect, it, beforeEach } from "vitest";
-import { emptyState, type ShopState, type SimState } from "../../../app/platform/simulator/state";
+import { emptyState, type ShopState, type SimState } from "../../../simulator/state";
 import {
   commitDraft,
   createContract,
@@ -10,8 +10,8 @@ import {
   skipBillingCycle,
   updateDraftLine,
   setMetafields,
-} from "../../../app/platform/simulator/store";
-import { parseDocument } from "../../../app/platform/simulator/graphql-document";
+} from "../../../simulator/store";
+import { parseDocument } from "../../../simulator/graphql-document";
 
 const now = new Date("2026-03-01T12:00:00Z");
 let state: SimState;

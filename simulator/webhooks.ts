@@ -4,7 +4,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { readFileSync, existsSync } from "node:fs";
 import { parse as parseToml } from "smol-toml";
-import { log } from "../../log.server";
+import { log } from "../app/log.server";
 import { pushCapped, type ShopState, type WebhookDelivery } from "./state";
 
 export const WEBHOOK_API_VERSION_DEFAULT = "2025-07";
