@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   unsupported_api_version: 404,
   rate_limited: 429,
   internal_error: 500,
+  platform_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

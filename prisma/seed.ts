@@ -12,6 +12,7 @@ const { prisma } = await import("../app/db.server");
 const { SimulatorControl } = await import("../simulator/control-client");
 const { recordInstallation, setAppPlan } = await import("../app/domain/shop-lifecycle.server");
 const { reconcileShop } = await import("../app/domain/mirror.server");
+const { syncStorefrontMetafields } = await import("../app/domain/storefront-sync.server");
 
 type Sim = InstanceType<typeof SimulatorControl>;
 type SimVariant = { id: string; productId: string; title: string; price: string; imageUrl: string | null };
@@ -246,8 +247,9 @@ async function seedAppRecords(shopId: string, spec: ShopSpec, products: SimProdu
 
   // Mix & Match.
   const mixes = [
-    { key: "trio", title: "Coffee Trio", cartGroupId: "mm-coffee-trio", min: 3, max: 3, categories: [["Light roasts", ["yirgacheffe", "kenya"]], ["Medium roasts", ["huila", "decaf"]], ["Dark roasts", ["espresso"]]] },
-    { key: "teasampler", title: "Tea Sampler", cartGroupId: "mm-tea-sampler", min: 2, max: 4, categories: [["Black teas", ["darjeeling", "earlgrey"]], ["Green & herbal", ["sencha", "rooibos"]]] },
+    // Entries are variants the plan's group is sold on: a cart line outside it would be refused.
+    { key: "trio", title: "Coffee Trio", cartGroupId: "mm-coffee-trio", min: 3, max: 3, categories: [["Fruity & floral", ["yirgacheffe", "kenya"]], ["Chocolatey", ["huila"]]] },
+    { key: "teasampler", title: "Tea Sampler", cartGroupId: "mm-tea-sampler", min: 2, max: 4, categories: [["Black teas", ["darjeeling"]], ["Green & herbal", ["sencha", "rooibos"]]] },
   ] as const;
   for (const m of mixes) {
     const group = await groupByKey(m.key);
@@ -381,6 +383,8 @@ async function seedShop(sim: Sim, spec: ShopSpec) {
   const { contracts } = await reconcileShop(spec.domain);
   const hasRecords = (await prisma.notificationLogEntry.count({ where: { shopId: shop.id } })) > 0;
   if (spec.rich && !hasRecords) await seedAppRecords(shop.id, spec, await sim.call<SimProduct[]>("GET", `${sim.shop(spec.domain)}/products`));
+  // The theme blocks read these; the same sync the webhook and the nightly job run (decision 066).
+  if (spec.rich) await syncStorefrontMetafields(spec.domain, { force: true });
   console.log(`[seed] ${spec.domain}: ${contracts} contracts mirrored (${spec.plan})${fresh ? ", created in the simulator" : ""}`);
 }
 

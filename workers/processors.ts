@@ -6,6 +6,7 @@ import { prisma } from "../app/db.server";
 import { reconcileShop, syncContractFromWebhook, type ContractWebhook } from "../app/domain/mirror.server";
 import { customerDataReport, redactCustomer, redactShop, type CustomerRef } from "../app/domain/shop-lifecycle.server";
 import { runDailySweep } from "../app/domain/sweeps.server";
+import { syncSellingPlanGroup, syncStorefrontMetafields, type SellingPlanGroupWebhook } from "../app/domain/storefront-sync.server";
 
 type Processor = (job: Job) => Promise<unknown>;
 
@@ -13,6 +14,10 @@ export const PROCESSORS: Record<QueueName, Record<string, Processor>> = {
   [QUEUES.mirror]: {
     "sync-contract": (job) => syncContractFromWebhook(job.data as ContractWebhook),
     "reconcile-shop": (job) => reconcileShop((job.data as { domain: string }).domain),
+    // A plan changed on the platform: mirror its child plans, then the storefront metafields.
+    "sync-selling-plan-group": (job) => syncSellingPlanGroup(job.data as SellingPlanGroupWebhook),
+    // The storefront metafields of one shop, all rewritten (the nightly repair of drift).
+    "sync-storefront": (job) => syncStorefrontMetafields((job.data as { domain: string }).domain, { force: true }),
   },
   [QUEUES.privacy]: {
     "redact-shop": (job) => redactShop((job.data as { domain: string }).domain),
@@ -26,7 +31,10 @@ export const PROCESSORS: Record<QueueName, Record<string, Processor>> = {
       const shops = await prisma.shop.findMany({ where: { installState: "INSTALLED" }, select: { domain: true } });
       const day = new Date().toISOString().slice(0, 10);
       await queue(QUEUES.mirror).addBulk(
-        shops.map((s) => ({ name: "reconcile-shop", data: { domain: s.domain }, opts: { jobId: `reconcile-${s.domain}-${day}` } })),
+        shops.flatMap((s) => [
+          { name: "reconcile-shop", data: { domain: s.domain }, opts: { jobId: `reconcile-${s.domain}-${day}` } },
+          { name: "sync-storefront", data: { domain: s.domain }, opts: { jobId: `storefront-${s.domain}-${day}` } },
+        ]),
       );
       return { shops: shops.length };
     },

@@ -1,5 +1,4 @@
 // Mix & Match reads (spec 1: full pickable catalogue, cart_group_id, price_cents snapshot).
-import { callPlatform } from "./platform-call.server";
 import type { MixMatchPlan } from "@prisma/client";
 import { prisma } from "../db.server";
 import { ApiError } from "../errors";
@@ -82,14 +81,4 @@ export async function getMixMatch(ctx: { shopId: string; id: string }): Promise<
       })),
     })),
   };
-}
-
-/**
- * The Storefront form: the catalogue plus the child selling_plan_id a cart line must carry,
- * resolved live from the platform (the cart gap, spec 1 rule 10).
- */
-export async function getMixMatchForStorefront(ctx: { shopId: string; shopDomain: string; id: string }) {
-  const { created_at: _created, updated_at: _updated, ...plan } = await getMixMatch(ctx);
-  const group = await callPlatform(ctx.shopDomain, (port) => port.resolveSellingPlans(plan.selling_plan_group_id));
-  return { ...plan, selling_plan_id: group?.sellingPlans[0]?.id ?? null };
 }

@@ -30,5 +30,9 @@ export const ERROR_DOCS: Record<ErrorCode, { cause: string; retry: string }> = {
   invalid_cursor: { cause: "The cursor does not decode: malformed, altered, or from another list or filter set. Paging never silently restarts.", retry: "Restart from the first page." },
   unsupported_api_version: { cause: "Reserved for a future /v2; nothing emits it today.", retry: "Not retryable." },
   rate_limited: { cause: "The shop's bucket is empty (Admin 60/min burst 120, shared by every key and export jobs; Customer 120/min burst 180; Storefront 300/min burst 600). Retry-After says when a token is back.", retry: "Retry after Retry-After seconds." },
+  platform_unavailable: {
+    cause: "Storefront API: the platform did not answer while a selling plan was being resolved live. No stored id is served in its place (a stale id would make the cart line fail at checkout). Carries Retry-After.",
+    retry: "Retry after Retry-After seconds.",
+  },
   internal_error: { cause: "An unrecognised server failure. Only the envelope and request id are returned; quote the request id to support.", retry: "Retry with backoff." },
 };

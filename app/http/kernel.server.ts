@@ -31,6 +31,11 @@ export interface SurfaceConfig {
   customerSession: boolean;
   /** Customer API: Cache-Control: no-store on every response. */
   noStore: boolean;
+  /**
+   * Storefront API: a successful GET may be cached this long (public, keyed by Vary: Origin,
+   * Authorization); every other answer is no-store. docs/decisions/065-storefront-api.md.
+   */
+  cacheMaxAgeSeconds?: number;
 }
 
 /**
@@ -91,7 +96,8 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
     const headers = new Headers({ "X-Service-Request-Id": requestId });
     if (config.noStore) headers.set("Cache-Control", "no-store");
     const origin = config.cors ? request.headers.get("origin") : null;
-    if (config.cors) headers.set("Vary", "Origin");
+    if (config.cors) headers.set("Vary", config.cacheMaxAgeSeconds ? "Origin, Authorization" : "Origin");
+    if (config.cacheMaxAgeSeconds) headers.set("Cache-Control", "no-store"); // until a GET succeeds
 
     try {
       if (config.cors && origin && isPreflight(request)) {
@@ -181,6 +187,9 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
 
       // 9. respond
       for (const [k, v] of Object.entries(result.headers ?? {})) headers.set(k, v);
+      if (config.cacheMaxAgeSeconds && route.method === "GET" && (result.status ?? 200) === 200) {
+        headers.set("Cache-Control", `public, max-age=${config.cacheMaxAgeSeconds}`);
+      }
       if (method === "HEAD") return new Response(null, { status: result.status ?? 200, headers });
       return jsonResponse(result.status ?? 200, result.body, headers);
     } catch (err) {

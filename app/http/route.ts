@@ -2,6 +2,7 @@
 // scope checks and the OpenAPI document from the table, so a route never re-implements them.
 import type { z } from "zod";
 import type { Scope } from "../domain/keys.server";
+import type { ErrorCode } from "../errors";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -48,6 +49,8 @@ export interface RouteDef<PS extends Schema | undefined = undefined, QS extends 
   session?: boolean;
   /** Success body schema, for the reference only (never enforced at runtime). */
   responses?: Schema;
+  /** Codes the handler itself may answer besides the kernel's, for the reference. */
+  errorCodes?: readonly ErrorCode[];
   /** Success status for the reference (default 200). */
   successStatus?: number;
   handler(ctx: RouteContext<Out<PS, Record<string, string>>, Out<QS, Record<string, string>>, Out<BS, undefined>>): Promise<RouteResult> | RouteResult;

@@ -11,6 +11,7 @@ import { removeExportFiles, uninstallShop } from "../domain/shop-lifecycle.serve
 export const SHOPIFY_TOPICS = [
   "subscription_contracts/create",
   "subscription_contracts/update",
+  "selling_plan_groups/update",
   "app/uninstalled",
   "shop/redact",
   "customers/redact",
@@ -38,6 +39,12 @@ function jobFor(topic: ShopifyTopic, shop: string, webhookId: string, payload: P
           status: String(payload.status ?? "").toUpperCase() as ContractStatus,
           revision: String(payload.revision_id ?? "0"),
         },
+      };
+    case "selling_plan_groups/update":
+      return {
+        queue: QUEUES.mirror,
+        name: "sync-selling-plan-group",
+        data: { shopDomain: shop, webhookId, groupGid: String(payload.admin_graphql_api_id) },
       };
     case "shop/redact":
       return { queue: QUEUES.privacy, name: "redact-shop", data: { domain: shop } };

@@ -59,7 +59,15 @@ export interface PlatformPaymentMethod {
 
 export interface PlatformSellingPlanGroup {
   groupId: string;
+  /** In the platform's order; the first is the one a single-plan form offers. */
   sellingPlans: { id: string; name: string }[];
+  /** Variants the group is sold on (up to 250). */
+  variantIds: string[];
+}
+
+export interface PlatformProductPlans {
+  productId: string;
+  groups: Omit<PlatformSellingPlanGroup, "variantIds">[];
 }
 
 export interface MetafieldInput {
@@ -72,6 +80,7 @@ export interface MetafieldInput {
 
 export interface PlatformVariant {
   id: string;
+  productId: string;
   title: string;
   productTitle: string;
   price: string;
@@ -110,7 +119,10 @@ export interface ShopifyPort {
   sendPaymentMethodUpdateEmail(paymentMethodGid: string): Promise<void>;
   /** Customer Account API; any refusal (expired, foreign, malformed token) → null. */
   customerIdForAccessToken(customerAccessToken: string): Promise<string | null>;
+  /** Null when the group no longer exists (or is another app's). */
   resolveSellingPlans(groupGid: string): Promise<PlatformSellingPlanGroup | null>;
+  /** Every selling plan group the product is sold on; null for an unknown product. */
+  productSellingPlanGroups(productGid: string): Promise<PlatformProductPlans | null>;
   /** Whether the variant is sold on the group (false for an unknown group or variant). */
   sellingPlanGroupAppliesToVariant(groupGid: string, variantGid: string): Promise<boolean>;
   setMetafields(metafields: MetafieldInput[]): Promise<void>;

@@ -22,6 +22,8 @@ export const STOREFRONT_SURFACE: SurfaceConfig = {
   cors: true,
   customerSession: false,
   noStore: false,
+  // Short enough that a plan change reaches shoppers within a minute (decision 065).
+  cacheMaxAgeSeconds: 30,
 };
 
 export const CUSTOMER_SURFACE: SurfaceConfig = {

@@ -27,6 +27,7 @@ import {
 import { SELLING_PLAN_GROUP_GET, mapSellingPlanGroupGet, type SellingPlanGroupGetResult } from "./selling-plan-group-get";
 import { mapSellingPlanGroupApplies, SELLING_PLAN_GROUP_APPLIES, type SellingPlanGroupAppliesResult } from "./selling-plan-group-applies";
 import { METAFIELDS_SET, METAFIELDS_SET_MAX, mapMetafieldsSet, type MetafieldsSetResult } from "./metafields-set";
+import { PRODUCT_SELLING_PLAN_GROUPS, mapProductSellingPlanGroups, type ProductSellingPlanGroupsResult } from "./product-selling-plan-groups";
 import { VARIANTS_GET, mapVariantsGet, type VariantsGetResult } from "./variants-get";
 import { SHOP_GET, mapShopGet, type ShopGetResult } from "./shop-get";
 import { fetchCustomerId } from "./customer-id";
@@ -116,6 +117,10 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
 
     async resolveSellingPlans(id) {
       return mapSellingPlanGroupGet(await gql<SellingPlanGroupGetResult>(SELLING_PLAN_GROUP_GET, { id }));
+    },
+
+    async productSellingPlanGroups(id) {
+      return mapProductSellingPlanGroups(await gql<ProductSellingPlanGroupsResult>(PRODUCT_SELLING_PLAN_GROUPS, { id }));
     },
 
     async sellingPlanGroupAppliesToVariant(groupId, productVariantId) {

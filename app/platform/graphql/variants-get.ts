@@ -11,7 +11,7 @@ export const VARIANTS_GET = /* GraphQL */ `
         price
         availableForSale
         image { url }
-        product { title featuredImage { url } }
+        product { id title featuredImage { url } }
       }
     }
   }
@@ -24,7 +24,7 @@ interface GqlVariant {
   price: string;
   availableForSale: boolean;
   image: { url: string } | null;
-  product: { title: string; featuredImage: { url: string } | null };
+  product: { id: string; title: string; featuredImage: { url: string } | null };
 }
 
 export interface VariantsGetResult {
@@ -36,6 +36,7 @@ const isVariant = (n: VariantsGetResult["nodes"][number]): n is GqlVariant => n?
 export const mapVariantsGet = (r: VariantsGetResult): PlatformVariant[] =>
   r.nodes.filter(isVariant).map((v) => ({
     id: v.id,
+    productId: v.product.id,
     title: v.title,
     productTitle: v.product.title,
     price: String(v.price),

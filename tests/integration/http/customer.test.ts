@@ -8,7 +8,7 @@ import { createShop, envelopeOf, keyFor, principalFor, req } from "./helpers";
 
 const platform = {
   customerIdForAccessToken: vi.fn(async (t: string) => (t === "good-token" ? "gid://shopify/Customer/42" : null)),
-  resolveSellingPlans: vi.fn(async (g: string) => ({ groupId: g, sellingPlans: [{ id: "gid://shopify/SellingPlan/7", name: "Monthly" }] })),
+  resolveSellingPlans: vi.fn(async (g: string) => ({ groupId: g, sellingPlans: [{ id: "gid://shopify/SellingPlan/7", name: "Monthly" }], variantIds: [] })),
 };
 vi.mock("../../../app/platform/index.server", async (orig) => ({
   ...(await orig<Record<string, unknown>>()),

@@ -268,7 +268,11 @@ describe("GraphQL adapter against the simulator", () => {
       plans: [{ name: "Every 2 weeks", interval: "WEEK", intervalCount: 2 }],
       variantIds: product.variants.map((v) => v.id),
     });
-    expect(await port.resolveSellingPlans(group.id)).toEqual({ groupId: group.id, sellingPlans: [{ id: group.sellingPlans[0].id, name: "Every 2 weeks" }] });
+    expect(await port.resolveSellingPlans(group.id)).toEqual({
+      groupId: group.id,
+      sellingPlans: [{ id: group.sellingPlans[0].id, name: "Every 2 weeks" }],
+      variantIds: product.variants.map((v) => v.id),
+    });
     expect(await port.resolveSellingPlans("gid://shopify/SellingPlanGroup/1")).toBeNull();
 
     await port.setMetafields([{ ownerId: product.id, namespace: "app", key: "bundle_plan", type: "json", value: '{"a":1}' }]);
@@ -280,8 +284,8 @@ describe("GraphQL adapter against the simulator", () => {
 
     const variants = await port.getVariants([...product.variants.map((v) => v.id), "gid://shopify/ProductVariant/404"]);
     expect(variants).toEqual([
-      { id: product.variants[0].id, title: "1 kg", productTitle: "Coffee", price: "30.00", imageUrl: "https://cdn.example/coffee.png", available: true },
-      { id: product.variants[1].id, title: "250 g", productTitle: "Coffee", price: "9.00", imageUrl: "https://cdn.example/coffee.png", available: false },
+      { id: product.variants[0].id, productId: product.id, title: "1 kg", productTitle: "Coffee", price: "30.00", imageUrl: "https://cdn.example/coffee.png", available: true },
+      { id: product.variants[1].id, productId: product.id, title: "250 g", productTitle: "Coffee", price: "9.00", imageUrl: "https://cdn.example/coffee.png", available: false },
     ]);
   });
 
