@@ -117,7 +117,7 @@ export async function syncStorefrontMetafields(shopDomain: string, opts: { force
   // overwrite the newer one's values. The lock lives as long as this transaction.
   return prisma.$transaction(
     async (tx) => {
-      await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${`storefront-sync:${shop.id}`}))`;
+      await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${`storefront-sync:${shop.id}`}))::text AS locked`;
       const desired = await desiredMetafields(shop.id, shopDomain);
       const stored = await tx.storefrontMetafield.findMany({ where: { shopId: shop.id } });
       const storedBySlot = new Map(stored.map((r) => [slot(r.ownerGid, r.key), r]));

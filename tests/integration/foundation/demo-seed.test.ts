@@ -65,6 +65,24 @@ describe("demo seed", () => {
     expect(await prisma.contract.count({ where: { shopId: free.id } })).toBeGreaterThan(0);
   });
 
+  it("leaves the storefront metafields written with the live child selling plan of each plan", async () => {
+    const demo = await shop("demo-shop.myshopify.com");
+    type Metafield = { ownerId: string; namespace: string; key: string; value: string };
+    const written = (await stack.control.call<Metafield[]>("GET", "/shops/demo-shop.myshopify.com/metafields")).filter((m) => m.namespace === "$app");
+    const groups = await stack.control.call<{ id: string; sellingPlans: { id: string }[] }[]>("GET", "/shops/demo-shop.myshopify.com/selling-plan-groups");
+    const liveFirstPlan = new Map(groups.map((g) => [g.id, g.sellingPlans[0].id]));
+    const bundles = await prisma.bundle.findMany({ where: { shopId: demo.id } });
+    const mixes = await prisma.mixMatchPlan.findMany({ where: { shopId: demo.id } });
+    for (const [key, ids] of [["bundle_plan", bundles.map((b) => b.id)], ["mix_match", mixes.map((m) => m.id)]] as const) {
+      const values = written.filter((m) => m.key === key).map((m) => JSON.parse(m.value));
+      const idField = key === "bundle_plan" ? "bundle_id" : "mix_match_id";
+      // Every plan of the kind reaches at least one product, with the live id of its group.
+      expect(new Set(values.map((v) => v[idField]))).toEqual(new Set(ids));
+      for (const v of values) expect(v.selling_plan_id).toBe(liveFirstPlan.get(v.selling_plan_group_id));
+    }
+    expect(await prisma.storefrontMetafield.count({ where: { shopId: demo.id } })).toBe(written.length);
+  });
+
   it("is idempotent: a second run changes nothing", async () => {
     const counts = async () => ({
       contracts: await prisma.contract.count(),
@@ -74,6 +92,7 @@ describe("demo seed", () => {
       gifts: await prisma.gift.count(),
       log: await prisma.notificationLogEntry.count(),
       sends: await prisma.winbackSend.count(),
+      metafields: await prisma.storefrontMetafield.findMany({ orderBy: [{ ownerGid: "asc" }, { key: "asc" }], select: { ownerGid: true, key: true, value: true } }),
       simulated: (await stack.control.call<unknown[]>("GET", "/shops/demo-shop.myshopify.com/contracts")).length,
     });
     const before = await counts();
