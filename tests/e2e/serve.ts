@@ -3,11 +3,11 @@
 import pg from "pg";
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
-import { E2E_PORT, PG_BASE, REDIS_URL, TEMPLATE_DB, redisPrefix, workerDb } from "../setup/workers";
+import { PG_BASE, REDIS_URL, TEMPLATE_DB, redisPrefix, workerDb } from "../setup/workers";
 import { Redis } from "ioredis";
 import { deleteRedisPrefix } from "../support/redis-keys";
+import { e2eEnv } from "../setup/e2e-env";
 
-const port = E2E_PORT;
 const db = workerDb("e2e");
 const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
 await admin.connect();
@@ -20,19 +20,7 @@ redis.disconnect();
 
 rmSync(".data/e2e", { recursive: true, force: true });
 
-const env = {
-  ...process.env,
-  NODE_ENV: "test" as const,
-  DATABASE_URL: `${PG_BASE}/${db}`,
-  REDIS_URL,
-  REDIS_PREFIX: redisPrefix("e2e"),
-  PORT: String(port),
-  SIMULATOR_PORT: String(port + 1),
-  SHOPIFY_APP_URL: `http://127.0.0.1:${port}`,
-  SHOPIFY_SIMULATOR_URL: `http://127.0.0.1:${port + 1}`,
-  SIMULATOR_STATE_FILE: ".data/e2e/simulator.json",
-  EXPORTS_DIR: ".data/e2e/exports",
-};
+const env = e2eEnv();
 const child = spawn("node_modules/.bin/tsx", ["scripts/run-all.ts"], { env, stdio: "inherit" });
 const stop = () => child.kill("SIGTERM");
 process.once("SIGTERM", stop);
