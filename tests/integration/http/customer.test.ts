@@ -1,14 +1,13 @@
-// The real Customer and Storefront surfaces: session exchange, portal config, CORS.
+// The real Customer surface: session exchange, portal config, CORS. (The Storefront API is
+// tested over real HTTP against the simulator in tests/integration/storefront/api.test.ts.)
 import { vi } from "vitest";
 import { prisma } from "../../../app/db.server";
 import { customerApi } from "../../../app/surfaces/customer/index.server";
-import { storefrontApi } from "../../../app/surfaces/storefront/index.server";
-import { CUSTOMER_SURFACE, STOREFRONT_SURFACE } from "../../../app/surfaces/config";
+import { CUSTOMER_SURFACE } from "../../../app/surfaces/config";
 import { createShop, envelopeOf, keyFor, principalFor, req } from "./helpers";
 
 const platform = {
   customerIdForAccessToken: vi.fn(async (t: string) => (t === "good-token" ? "gid://shopify/Customer/42" : null)),
-  resolveSellingPlans: vi.fn(async (g: string) => ({ groupId: g, sellingPlans: [{ id: "gid://shopify/SellingPlan/7", name: "Monthly" }], variantIds: [] })),
 };
 vi.mock("../../../app/platform/index.server", async (orig) => ({
   ...(await orig<Record<string, unknown>>()),
@@ -83,33 +82,5 @@ describe("Customer API", () => {
     const bad = await customerApi.handle(req(S, "GET", "/config", creds, { headers: { Origin: "https://evil.example" } }));
     expect(bad.status).toBe(403);
     expect(bad.headers.get("Access-Control-Allow-Origin")).toBeNull();
-  });
-});
-
-describe("Storefront API", () => {
-  it("GET /mix-match/:id returns the catalogue with the live selling_plan_id", async () => {
-    const { shop, creds } = await principalFor(STOREFRONT_SURFACE, {}, ["read:mixmatch"]);
-    const group = await prisma.sellingPlanGroup.create({
-      data: { shopId: shop.id, groupGid: "gid://shopify/SellingPlanGroup/5", name: "MM", cadenceLabel: "Monthly", interval: "MONTH", intervalCount: 1, billingLabel: "b", discountLabel: "d" },
-    });
-    const plan = await prisma.mixMatchPlan.create({
-      data: {
-        shopId: shop.id,
-        groupId: group.id,
-        title: "Pick 3",
-        cartGroupId: "mm-1",
-        priceCents: 3000,
-        minItems: 3,
-        maxItems: 3,
-        categories: { create: [{ title: "Coffee", entries: { create: [{ variantGid: "gid://shopify/ProductVariant/1", productTitle: "Beans", priceCents: 1000 }] } }] },
-      },
-    });
-    const res = await storefrontApi.handle(req(STOREFRONT_SURFACE, "GET", `/mix-match/${plan.id}`, creds));
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ id: plan.id, selling_plan_group_id: "gid://shopify/SellingPlanGroup/5", selling_plan_id: "gid://shopify/SellingPlan/7", cart_group_id: "mm-1" });
-    expect(platform.resolveSellingPlans).toHaveBeenCalledWith("gid://shopify/SellingPlanGroup/5");
-    const missing = await storefrontApi.handle(req(STOREFRONT_SURFACE, "GET", "/mix-match/nope", creds));
-    expect((await envelopeOf(missing)).code).toBe("not_found");
   });
 });
