@@ -8,7 +8,7 @@ let stack: Stack;
 beforeAll(async () => {
   stack = await startStack({ workers: false });
   await seedDemo();
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await stack.close();
 });
