@@ -98,5 +98,5 @@ describe("demo seed", () => {
     const before = await counts();
     await seedDemo();
     expect(await counts()).toEqual(before);
-  }, 60_000);
+  }, 240_000);
 });
