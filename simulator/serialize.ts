@@ -132,8 +132,23 @@ export function gqlContract(shop: ShopState, c: Contract) {
   };
 }
 
+/** An image as Shopify's `Media` (a MediaImage), keyed by the owner's numeric id. */
+function mediaImage(ownerId: string, url: string) {
+  const image = { url, altText: null };
+  return {
+    __typename: "MediaImage",
+    id: `gid://shopify/MediaImage/${numericIdOf(ownerId)}`,
+    alt: null,
+    mediaContentType: "IMAGE",
+    status: "READY",
+    image,
+    preview: { image, status: "READY" },
+  };
+}
+
 export function gqlVariant(shop: ShopState, v: Variant) {
   const product = shop.products[v.productId];
+  const media = v.imageUrl ? [mediaImage(v.id, v.imageUrl)] : [];
   return {
     __typename: "ProductVariant",
     id: v.id,
@@ -142,12 +157,15 @@ export function gqlVariant(shop: ShopState, v: Variant) {
     price: v.price,
     sku: v.sku,
     availableForSale: v.available,
-    image: v.imageUrl ? { url: v.imageUrl } : null,
+    media: (args: ConnectionArgs) => connection(media, args, (m) => m.id),
+    // Deprecated in Shopify's schema (use media / featuredMedia), still answered for old callers.
+    image: v.imageUrl ? { url: v.imageUrl, altText: null } : null,
     product: {
       __typename: "Product",
       id: v.productId,
       title: product?.title ?? "",
-      featuredImage: product?.imageUrl ? { url: product.imageUrl } : null,
+      featuredMedia: product?.imageUrl ? mediaImage(product.id, product.imageUrl) : null,
+      featuredImage: product?.imageUrl ? { url: product.imageUrl, altText: null } : null,
     },
   };
 }

@@ -262,7 +262,7 @@ describe("GraphQL adapter against the simulator", () => {
     const product = await control<{ id: string; variants: { id: string }[] }>("POST", `/_sim/shops/${SHOP}/products`, {
       title: "Coffee",
       imageUrl: "https://cdn.example/coffee.png",
-      variants: [{ title: "1 kg", price: "30.00" }, { title: "250 g", price: "9.00", available: false }],
+      variants: [{ title: "1 kg", price: "30.00", imageUrl: "https://cdn.example/1kg.png" }, { title: "250 g", price: "9.00", available: false }],
     });
     const group = await control<{ id: string; sellingPlans: { id: string }[] }>("POST", `/_sim/shops/${SHOP}/selling-plan-groups`, {
       name: "Subscribe & save",
@@ -281,7 +281,8 @@ describe("GraphQL adapter against the simulator", () => {
 
     const variants = await port.getVariants([...product.variants.map((v) => v.id), "gid://shopify/ProductVariant/404"]);
     expect(variants).toEqual([
-      { id: product.variants[0].id, title: "1 kg", productTitle: "Coffee", price: "30.00", imageUrl: "https://cdn.example/coffee.png", available: true },
+      // The variant's own image first (its media), else the product's featured media.
+      { id: product.variants[0].id, title: "1 kg", productTitle: "Coffee", price: "30.00", imageUrl: "https://cdn.example/1kg.png", available: true },
       { id: product.variants[1].id, title: "250 g", productTitle: "Coffee", price: "9.00", imageUrl: "https://cdn.example/coffee.png", available: false },
     ]);
   });

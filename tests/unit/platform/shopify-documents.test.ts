@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { parse, validate, type DocumentNode } from "graphql";
+import { NoDeprecatedCustomRule, parse, validate, type DocumentNode } from "graphql";
 import { describe, expect, it } from "vitest";
 import { SHOPIFY_API_VERSION } from "../../../app/platform/api-version";
 import { adminSchema, customerAccountSchema, SCHEMA_DIR, SCHEMA_SOURCE_FILE, type SchemaSource } from "../../../simulator/schema";
@@ -52,6 +52,15 @@ describe("the adapter's GraphQL documents against Shopify's schema", () => {
       return validate(schema, document).map((e) => `${file} ${name}: ${e.message}`);
     });
     expect(failures).toEqual([]);
+  });
+
+  it("no document reads a deprecated field, argument or enum value (Shopify removes them in later versions)", async () => {
+    const docs = await adapterDocuments();
+    const deprecated = docs.flatMap(({ file, name, document }) => {
+      const schema = CUSTOMER_ACCOUNT_FILES.has(file) ? customerAccountSchema() : adminSchema();
+      return validate(schema, document, [NoDeprecatedCustomRule]).map((e) => `${file} ${name}: ${e.message}`);
+    });
+    expect(deprecated).toEqual([]);
   });
 
   it("the billing-cycle skip's argument is billingCycleInput (the old billingCycleSelector is refused)", () => {
