@@ -3,7 +3,7 @@
 // cart gap (spec 1 rule 10). Success answers are cacheable for a short time
 // (STOREFRONT_SURFACE.cacheMaxAgeSeconds, Vary: Origin, Authorization); errors are not.
 import { z } from "zod";
-import { previewMixMatch, storefrontBundle, storefrontMixMatch } from "../../domain/storefront.server";
+import { previewMixMatch, productPlans, storefrontBundle, storefrontMixMatch } from "../../domain/storefront.server";
 import { defineRoute, type AnyRoute } from "../../http/route";
 
 const gidOrNumber = (type: string) =>
@@ -119,6 +119,21 @@ const id = z.object({ id: z.string().min(1).max(64) });
 const noQuery = z.object({}).strict();
 
 export const storefrontRoutes: AnyRoute[] = [
+  defineRoute({
+    method: "GET",
+    path: "/products/:product_id/plans",
+    scopes: ["read:plans"],
+    params: z.object({ product_id: gidOrNumber("Product").describe("gid://shopify/Product/<number> (percent-encoded) or the number alone, as Liquid's product.id") }),
+    query: noQuery,
+    summary: "The plans a product can be bought on, each with its selling_plan_id resolved live",
+    description:
+      "Asks the platform which of this app's active plans the product is sold on. Plans of other apps are not listed. " +
+      "Put selling_plan_id's number into the cart line's selling_plan.",
+    tags: ["Plans"],
+    errorCodes: ["not_found", "platform_unavailable"],
+    responses: ProductPlans,
+    handler: async (ctx) => ({ body: await productPlans({ shopId: ctx.shop.id, shopDomain: ctx.shop.domain, productGid: ctx.params.product_id }) }),
+  }),
   defineRoute({
     method: "GET",
     path: "/bundles/:id",

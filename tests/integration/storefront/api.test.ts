@@ -162,6 +162,35 @@ describe("live selling plan resolution", () => {
   }, 30_000);
 });
 
+describe("GET /products/{product_id}/plans", () => {
+  it("lists this app's active plans the product is sold on, each with its live child plan", async () => {
+    const res = await get(`/products/${enc(s.products.coffee)}/plans`);
+    expect(res.status).toBe(200);
+    expect(res.body.product_id).toBe(s.products.coffee);
+    expect(res.body.next_cursor).toBeNull();
+    // Another app's group on the same product stays invisible.
+    expect(res.body.data.map((p: Json) => p.selling_plan_group_id)).toEqual([s.group.gid]);
+    expect(res.body.data[0]).toMatchObject({
+      name: "Monthly box",
+      selling_plan_id: s.group.planGid,
+      selling_plans: [{ selling_plan_id: s.group.planGid, name: "Monthly, 10% off" }],
+      cadence: { label: "Every month", interval: "MONTH", interval_count: 1 },
+      schedule: { mode: "rolling" },
+    });
+  });
+
+  it("takes the number alone (Liquid's product.id); a product on no plan has an empty list; an unknown one is 404", async () => {
+    const numeric = await get(`/products/${s.products.tea.split("/").pop()}/plans`);
+    expect(numeric.body.data.map((p: Json) => p.selling_plan_group_id)).toEqual([s.group.gid]);
+    expect((await get(`/products/${enc(s.products.other)}/plans`)).body.data).toEqual([]);
+    const unknown = await get(`/products/${enc("gid://shopify/Product/777777777")}/plans`);
+    expect(unknown.status).toBe(404);
+    const bad = await get(`/products/${enc("gid://shopify/ProductVariant/1")}/plans`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe("invalid_request");
+  });
+});
+
 describe("GET /mix-match/{id}/price-preview", () => {
   it("prices the selection at the live variant prices (the snapshot is not a promise)", async () => {
     const ids = [s.variants.light, s.variants.light, s.variants.green].map(enc).join(",");
