@@ -19,7 +19,7 @@ import {
   updateDraftLine,
   type Outcome,
 } from "./store";
-import { connection, gqlContract, gqlLine, gqlSellingPlanGroup, gqlShop, gqlVariant, idKey, MAX_PAGE, type ConnectionArgs } from "./serialize";
+import { connection, gqlContract, gqlLine, gqlProduct, gqlSellingPlanGroup, gqlShop, gqlVariant, idKey, MAX_PAGE, type ConnectionArgs } from "./serialize";
 
 /** What every resolver is given besides its arguments: the simulator and the calling shop. */
 export interface AdminContext {
@@ -74,6 +74,11 @@ export const QUERY: Record<string, RootResolver> = {
   sellingPlanGroup: ({ id }, { shop }) => {
     const g = shop.sellingPlanGroups[id];
     return g ? gqlSellingPlanGroup(shop, g) : null;
+  },
+
+  product: ({ id }, { shop }) => {
+    const product = shop.products[id];
+    return product ? gqlProduct(shop, product) : null;
   },
 
   productVariant: ({ id }, { shop }) => {

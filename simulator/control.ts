@@ -8,7 +8,7 @@ import { SUPPORTED_OPERATIONS } from "./admin-resolvers";
 import { userErrorCodes } from "./graphql-exec";
 import { adminSchema } from "./schema";
 import { mintSessionToken } from "./jwt";
-import { contractPayload, customersDataRequestPayload, customersRedactPayload, shopPayload, shopRedactPayload } from "./payloads";
+import { contractPayload, customersDataRequestPayload, customersRedactPayload, sellingPlanGroupPayload, shopPayload, shopRedactPayload } from "./payloads";
 import { numericIdOf, type Contract, type Failure, type ShopState } from "./state";
 import {
   createContract,
@@ -17,6 +17,7 @@ import {
   createSellingPlanGroup,
   installShop,
   mintCustomerAccessToken,
+  updateSellingPlanGroup,
   type SimEvent,
 } from "./store";
 
@@ -53,6 +54,10 @@ const SellingPlanGroupBody = z.object({
   plans: z.array(z.object({ name: z.string().min(1), interval: Interval.optional(), intervalCount: z.number().int().min(1).optional() })).min(1),
   variantIds: z.array(z.string()).optional(),
 });
+
+const SellingPlanGroupPatchBody = SellingPlanGroupBody.pick({ name: true, plans: true, variantIds: true })
+  .partial()
+  .extend({ webhooks: z.boolean().optional() });
 
 const PaymentMethodBody = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("credit_card"), brand: z.string().default("visa"), last4: z.string().default("4242"), expiryMonth: z.number().int().default(12), expiryYear: z.number().int().default(2030) }),
@@ -108,6 +113,7 @@ const WebhookBody = z.object({
   topic: z.string(),
   contractId: z.string().optional(),
   customerId: z.string().optional(),
+  sellingPlanGroupId: z.string().optional(),
 });
 
 const TokenBody = z.object({ customerId: z.string(), ttlSeconds: z.number().int().min(1).optional() });
@@ -242,6 +248,19 @@ const ROUTES: [string, RegExp, Handler][] = [
     },
   ],
   [
+    "PATCH",
+    /^\/_sim\/shops\/([^/]+)\/selling-plan-groups\/([^/]+)$/,
+    (core, [d, id], body) => {
+      // A merchant's edit in Shopify admin: sends selling_plan_groups/update (this app's groups).
+      const shop = requireShop(core, d);
+      const { webhooks, ...patch } = parse(SellingPlanGroupPatchBody, body);
+      const outcome = updateSellingPlanGroup(core.state, shop, toGid("SellingPlanGroup", id), patch);
+      if (!outcome.ok) throw new ControlError(outcome.userErrors[0].field?.[0] === "id" ? 404 : 400, outcome.userErrors.map((e) => e.message).join("; "));
+      core.commit(shop, outcome.events, webhooks ?? true);
+      return outcome.value;
+    },
+  ],
+  [
     "POST",
     /^\/_sim\/shops\/([^/]+)\/customers$/,
     (core, [d], body) => {
@@ -326,13 +345,18 @@ const ROUTES: [string, RegExp, Handler][] = [
     /^\/_sim\/shops\/([^/]+)\/webhooks$/,
     (core, [d], body) => {
       const shop = requireShop(core, d);
-      const { topic, contractId, customerId } = parse(WebhookBody, body);
+      const { topic, contractId, customerId, sellingPlanGroupId } = parse(WebhookBody, body);
       let payload: unknown;
       if (topic.startsWith("subscription_contracts/")) {
         if (!contractId) throw new ControlError(400, "contractId is required for subscription_contracts/* topics");
         const c = requireContract(shop, contractId);
         if (c.app !== "self") throw new ControlError(400, "Webhooks about another app's contract are never sent to this app");
         payload = contractPayload(c);
+      } else if (topic === "selling_plan_groups/update") {
+        const group = sellingPlanGroupId ? shop.sellingPlanGroups[toGid("SellingPlanGroup", sellingPlanGroupId)] : undefined;
+        if (!group) throw new ControlError(400, "sellingPlanGroupId of an existing selling plan group is required");
+        if (group.app !== "self") throw new ControlError(400, "Webhooks about another app's selling plan group are never sent to this app");
+        payload = sellingPlanGroupPayload(shop, group);
       } else if (topic === "app/uninstalled") payload = shopPayload(shop);
       else if (topic === "shop/redact") payload = shopRedactPayload(shop);
       else if (topic === "customers/redact" || topic === "customers/data_request") {

@@ -1,6 +1,6 @@
 // Webhook payloads in the shapes Shopify documents (REST-style snake_case, numeric ids next to
 // the admin_graphql_api_* gids, lowercase enums).
-import { numericIdOf, type Contract, type Customer, type ShopState } from "./state";
+import { numericIdOf, type Contract, type Customer, type SellingPlanGroup, type ShopState } from "./state";
 
 const lower = (s: string) => s.toLowerCase();
 
@@ -78,3 +78,29 @@ export const customersDataRequestPayload = (s: ShopState, c: Customer, orderIds:
   customer: { id: numericIdOf(c.id), email: c.email, phone: c.phone },
   data_request: { id: requestId },
 });
+
+/** selling_plan_groups/create|update: Shopify's payload names the group, not its plans' ids. */
+export function sellingPlanGroupPayload(shop: ShopState, g: SellingPlanGroup) {
+  const productIds = [...new Set(g.variantIds.map((v) => shop.variants[v]?.productId).filter((p): p is string => !!p))];
+  return {
+    admin_graphql_api_id: g.id,
+    id: numericIdOf(g.id),
+    name: g.name,
+    merchant_code: g.merchantCode,
+    description: null,
+    options: ["Delivery every"],
+    position: null,
+    summary: `${g.sellingPlans.length} delivery frequenc${g.sellingPlans.length === 1 ? "y" : "ies"}`,
+    selling_plans: g.sellingPlans.map((p) => ({
+      name: p.name,
+      options: [p.name],
+      position: null,
+      description: null,
+      billing_policy: { interval: lower(p.interval), interval_count: p.intervalCount, min_cycles: null, max_cycles: null },
+      delivery_policy: { interval: lower(p.interval), interval_count: p.intervalCount, anchors: [], cutoff: null, pre_anchor_behavior: "asap" },
+      pricing_policies: [],
+    })),
+    product_variants: g.variantIds.map((v) => ({ admin_graphql_api_id: v, id: numericIdOf(v) })),
+    products: productIds.map((p) => ({ admin_graphql_api_id: p, id: numericIdOf(p) })),
+  };
+}

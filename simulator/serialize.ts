@@ -4,7 +4,7 @@
 // arguments. Only the fields listed here are simulated: selecting another field of the type is
 // a NOT_SIMULATED error, never a silent null (docs/simulator.md#how-to-add-an-operation).
 import { fieldError } from "./graphql-exec";
-import type { Contract, Customer, Line, PaymentMethod, SellingPlanGroup, ShopState, Variant } from "./state";
+import type { Contract, Customer, Line, PaymentMethod, Product, SellingPlanGroup, ShopState, Variant } from "./state";
 import { numericIdOf } from "./state";
 
 export interface ConnectionArgs {
@@ -167,6 +167,19 @@ export function gqlVariant(shop: ShopState, v: Variant) {
       featuredMedia: product?.imageUrl ? mediaImage(product.id, product.imageUrl) : null,
       featuredImage: product?.imageUrl ? { url: product.imageUrl, altText: null } : null,
     },
+  };
+}
+
+/** A product with the selling plan groups it is sold on (any of its variants, any app's). */
+export function gqlProduct(shop: ShopState, p: Product) {
+  const groups = Object.values(shop.sellingPlanGroups)
+    .filter((g) => g.variantIds.some((v) => p.variantIds.includes(v)))
+    .sort((a, b) => numericIdOf(a.id) - numericIdOf(b.id));
+  return {
+    __typename: "Product",
+    id: p.id,
+    title: p.title,
+    sellingPlanGroups: (args: ConnectionArgs) => connection(groups, args, idKey, (g) => gqlSellingPlanGroup(shop, g)),
   };
 }
 

@@ -25,7 +25,7 @@ import {
   type UserError,
   type Variant,
 } from "./state";
-import { billingCycleSkipPayload, contractPayload } from "./payloads";
+import { billingCycleSkipPayload, contractPayload, sellingPlanGroupPayload } from "./payloads";
 
 export interface SimEvent {
   topic: string;
@@ -171,6 +171,30 @@ export function createSellingPlanGroup(state: SimState, shop: ShopState, input: 
   };
   shop.sellingPlanGroups[group.id] = group;
   return group;
+}
+
+export interface SellingPlanGroupPatch {
+  name?: string;
+  /** Replaces the group's plans: each gets a new id, as when a merchant recreates them in admin. */
+  plans?: SellingPlanGroupInput["plans"];
+  variantIds?: string[];
+}
+
+/**
+ * A merchant's edit of a selling plan group in Shopify admin. Sends selling_plan_groups/update,
+ * which (like Shopify's) carries no child plan ids: the app re-reads the group.
+ */
+export function updateSellingPlanGroup(state: SimState, shop: ShopState, id: string, patch: SellingPlanGroupPatch): Outcome<SellingPlanGroup> {
+  const group = shop.sellingPlanGroups[id];
+  if (!group) return refuse("Selling plan group does not exist", ["id"], "GROUP_DOES_NOT_EXIST");
+  const unknown = (patch.variantIds ?? []).filter((v) => !shop.variants[v]);
+  if (unknown.length) return refuse(`Product variant does not exist: ${unknown.join(", ")}`, ["productVariantIds"], "PRODUCT_VARIANT_DOES_NOT_EXIST");
+  if (patch.name !== undefined) group.name = patch.name;
+  if (patch.plans) {
+    group.sellingPlans = patch.plans.map((p) => ({ id: newGid(state, "SellingPlan"), name: p.name, interval: p.interval ?? "MONTH", intervalCount: p.intervalCount ?? 1 }));
+  }
+  if (patch.variantIds) group.variantIds = [...patch.variantIds];
+  return ok(group, [{ topic: "selling_plan_groups/update", payload: sellingPlanGroupPayload(shop, group), app: group.app }]);
 }
 
 export interface CustomerInput {
