@@ -5,12 +5,7 @@
 // reconcile, and the demo seed / CLI. Safe to run twice; syncs of one shop run one at a time.
 import { prisma } from "../db.server";
 import { log } from "../log.server";
-import {
-  STOREFRONT_METAFIELDS,
-  type BundlePlanValue,
-  type MixMatchValue,
-  type StorefrontMetafieldKey,
-} from "./storefront-metafields";
+import { STOREFRONT_METAFIELDS, type BundlePlanValue, type MixMatchValue, type StorefrontMetafieldKey } from "./storefront-metafields";
 import { livePlatform, resolveGroupsLive, sellingPlanFields, type LiveGroup } from "./selling-plans-live.server";
 
 /** Written over a metafield whose product no longer carries the plan: the blocks render nothing. */

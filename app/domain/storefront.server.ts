@@ -112,7 +112,11 @@ export async function previewMixMatch(ctx: ShopRef & { id: string; variantGids: 
     purchasable: complete && plans.selling_plan_id !== null && lines.every((l) => l.available && l.unit_price !== null),
     lines,
     subtotal: { amount: formatMinor(subtotal, currency), currency_code: currency },
-    discount: { label: (await prisma.sellingPlanGroup.findFirst({ where: { shopId: ctx.shopId, groupGid: plan.selling_plan_group_id }, select: { discountLabel: true } }))?.discountLabel ?? "" },
+    discount: {
+      label:
+        (await prisma.sellingPlanGroup.findFirst({ where: { shopId: ctx.shopId, groupGid: plan.selling_plan_group_id }, select: { discountLabel: true } }))
+          ?.discountLabel ?? "",
+    },
     snapshot_price_cents: plan.price_cents,
   };
 }

@@ -6,7 +6,7 @@
 // the selling plan and the _rc_mm_group property.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { E2E_SIMULATOR_URL as SIM } from "../../playwright.config";
 import { e2eEnv } from "../setup/e2e-env";
 import { productPage, renderBlock, THEME_ROOT } from "../support/theme";
@@ -36,7 +36,7 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const entryLabel = (e: { product_title: string; variant_title: string | null }) =>
   new RegExp(`^${escapeRe(e.product_title)}${e.variant_title ? ` \\(${escapeRe(e.variant_title)}\\)` : ""}`);
 
-async function openProductPage(page: import("@playwright/test").Page, html: string) {
+async function openProductPage(page: Page, html: string) {
   const errors: string[] = [];
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
   page.on("pageerror", (e) => errors.push(e.message));

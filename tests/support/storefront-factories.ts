@@ -19,7 +19,10 @@ export async function seedStorefrontShop(stack: Stack) {
   const shop = stack.control.shop(domain);
   const coffee = await stack.control.call<SimProduct>("POST", `${shop}/products`, {
     title: "Coffee",
-    variants: [{ title: "Light", price: "18.00" }, { title: "Dark", price: "20.00" }],
+    variants: [
+      { title: "Light", price: "18.00" },
+      { title: "Dark", price: "20.00" },
+    ],
   });
   const tea = await stack.control.call<SimProduct>("POST", `${shop}/products`, { title: "Tea", variants: [{ title: "Green", price: "12.50" }] });
   const other = await stack.control.call<SimProduct>("POST", `${shop}/products`, { title: "Mug", variants: [{ title: "White", price: "9.00" }] });
@@ -62,7 +65,11 @@ export async function seedStorefrontShop(stack: Stack) {
               ],
             },
           },
-          { title: "Tea", position: 1, entries: { create: [{ variantGid: green, productTitle: "Tea", variantTitle: "Green", priceCents: 1250, position: 0 }] } },
+          {
+            title: "Tea",
+            position: 1,
+            entries: { create: [{ variantGid: green, productTitle: "Tea", variantTitle: "Green", priceCents: 1250, position: 0 }] },
+          },
         ],
       },
     },

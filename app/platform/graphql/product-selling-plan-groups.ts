@@ -9,7 +9,12 @@ export const PRODUCT_SELLING_PLAN_GROUPS = /* GraphQL */ `
       sellingPlanGroups(first: 50) {
         nodes {
           id
-          sellingPlans(first: 50) { nodes { id name } }
+          sellingPlans(first: 50) {
+            nodes {
+              id
+              name
+            }
+          }
         }
       }
     }

@@ -7,8 +7,17 @@ export const SELLING_PLAN_GROUP_GET = /* GraphQL */ `
   query SellingPlanGroupGet($id: ID!) {
     sellingPlanGroup(id: $id) {
       id
-      sellingPlans(first: 50) { nodes { id name } }
-      productVariants(first: 250) { nodes { id } }
+      sellingPlans(first: 50) {
+        nodes {
+          id
+          name
+        }
+      }
+      productVariants(first: 250) {
+        nodes {
+          id
+        }
+      }
     }
   }
 `;

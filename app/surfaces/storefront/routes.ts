@@ -18,11 +18,11 @@ const SellingPlanFields = {
     .nullable()
     .describe("Child selling plan a cart line must carry (the group's first), resolved live; null when the group offers none at the platform right now"),
   selling_plans: z
-    .array(z.object({ selling_plan_id: z.string(), name: z.string() }))
+    .array(z.strictObject({ selling_plan_id: z.string(), name: z.string() }))
     .describe("Every child plan of the group at the platform, in the platform's order"),
 };
 
-const Money = z.object({ amount: z.string().describe("Decimal string in the shop currency"), currency_code: z.string() });
+const Money = z.strictObject({ amount: z.string().describe("Decimal string in the shop currency"), currency_code: z.string() });
 
 const Schedule = z
   .object({
@@ -36,15 +36,15 @@ const Schedule = z
   })
   .describe("{ mode: rolling } or every anchored field (as on the Admin API's Plan)");
 
-const ProductPlans = z.object({
+const ProductPlans = z.strictObject({
   product_id: z.string(),
   data: z.array(
-    z.object({
+    z.strictObject({
       selling_plan_group_id: z.string(),
       name: z.string(),
-      cadence: z.object({ label: z.string(), interval: z.string(), interval_count: z.number().int() }),
-      billing: z.object({ label: z.string() }),
-      discount: z.object({ label: z.string() }),
+      cadence: z.strictObject({ label: z.string(), interval: z.string(), interval_count: z.number().int() }),
+      billing: z.strictObject({ label: z.string() }),
+      discount: z.strictObject({ label: z.string() }),
       giftable: z.boolean(),
       schedule: Schedule,
       ...SellingPlanFields,
@@ -53,7 +53,7 @@ const ProductPlans = z.object({
   next_cursor: z.null().describe("Always null: every plan of the product is on one page"),
 });
 
-const BundleStorefront = z.object({
+const BundleStorefront = z.strictObject({
   id: z.string(),
   title: z.string(),
   kind: z.enum(["curated", "build_a_box", "regular"]),
@@ -64,7 +64,7 @@ const BundleStorefront = z.object({
   ...SellingPlanFields,
 });
 
-const MixMatchStorefront = z.object({
+const MixMatchStorefront = z.strictObject({
   id: z.string(),
   title: z.string(),
   selling_plan_group_id: z.string(),
@@ -73,12 +73,12 @@ const MixMatchStorefront = z.object({
   min_items: z.number().int(),
   max_items: z.number().int(),
   categories: z.array(
-    z.object({
+    z.strictObject({
       id: z.string(),
       title: z.string(),
       position: z.number().int(),
       entries: z.array(
-        z.object({
+        z.strictObject({
           variant_id: z.string(),
           product_title: z.string(),
           variant_title: z.string().nullable(),
@@ -92,7 +92,7 @@ const MixMatchStorefront = z.object({
   ...SellingPlanFields,
 });
 
-const PricePreview = z.object({
+const PricePreview = z.strictObject({
   mix_match_id: z.string(),
   selling_plan_id: SellingPlanFields.selling_plan_id,
   cart_group_id: z.string(),
@@ -102,7 +102,7 @@ const PricePreview = z.object({
   selection_complete: z.boolean().describe("min_items <= items <= max_items"),
   purchasable: z.boolean().describe("Complete, on a live selling plan, every variant available"),
   lines: z.array(
-    z.object({
+    z.strictObject({
       variant_id: z.string(),
       quantity: z.number().int(),
       available: z.boolean(),
@@ -111,19 +111,21 @@ const PricePreview = z.object({
     }),
   ),
   subtotal: Money.describe("Sum of live unit prices times quantities, before the plan's discount (checkout applies it)"),
-  discount: z.object({ label: z.string() }),
+  discount: z.strictObject({ label: z.string() }),
   snapshot_price_cents: z.number().int().describe("The catalogue's saved snapshot, for comparison; not a promise"),
 });
 
-const id = z.object({ id: z.string().min(1).max(64) });
-const noQuery = z.object({}).strict();
+const id = z.strictObject({ id: z.string().min(1).max(64) });
+const noQuery = z.strictObject({});
 
 export const storefrontRoutes: AnyRoute[] = [
   defineRoute({
     method: "GET",
     path: "/products/:product_id/plans",
     scopes: ["read:plans"],
-    params: z.object({ product_id: gidOrNumber("Product").describe("gid://shopify/Product/<number> (percent-encoded) or the number alone, as Liquid's product.id") }),
+    params: z.strictObject({
+      product_id: gidOrNumber("Product").describe("gid://shopify/Product/<number> (percent-encoded) or the number alone, as Liquid's product.id"),
+    }),
     query: noQuery,
     summary: "The plans a product can be bought on, each with its selling_plan_id resolved live",
     description:
@@ -131,7 +133,7 @@ export const storefrontRoutes: AnyRoute[] = [
       "Put selling_plan_id's number into the cart line's selling_plan.",
     tags: ["Plans"],
     errorCodes: ["not_found", "platform_unavailable"],
-    responses: ProductPlans,
+    response: ProductPlans,
     handler: async (ctx) => ({ body: await productPlans({ shopId: ctx.shop.id, shopDomain: ctx.shop.domain, productGid: ctx.params.product_id }) }),
   }),
   defineRoute({
@@ -143,7 +145,7 @@ export const storefrontRoutes: AnyRoute[] = [
     summary: "A bundle with selection_cutoff_days and its selling_plan_id resolved live",
     tags: ["Bundles"],
     errorCodes: ["not_found", "platform_unavailable"],
-    responses: BundleStorefront,
+    response: BundleStorefront,
     handler: async (ctx) => ({ body: await storefrontBundle({ shopId: ctx.shop.id, shopDomain: ctx.shop.domain, id: ctx.params.id }) }),
   }),
   defineRoute({
@@ -155,7 +157,7 @@ export const storefrontRoutes: AnyRoute[] = [
     summary: "A Mix & Match plan with its pickable catalogue, cart_group_id and selling_plan_id resolved live",
     tags: ["Mix & Match"],
     errorCodes: ["not_found", "platform_unavailable"],
-    responses: MixMatchStorefront,
+    response: MixMatchStorefront,
     handler: async (ctx) => ({ body: await storefrontMixMatch({ shopId: ctx.shop.id, shopDomain: ctx.shop.domain, id: ctx.params.id }) }),
   }),
   defineRoute({
@@ -163,28 +165,26 @@ export const storefrontRoutes: AnyRoute[] = [
     path: "/mix-match/:id/price-preview",
     scopes: ["read:mixmatch"],
     params: id,
-    query: z
-      .object({
-        variant_ids: z
-          .string()
-          .min(1)
-          .describe("Comma-separated picks (gids or numbers); a repeated variant is one more of it. At most max_items.")
-          .transform((s, c) => {
-            const parts = s.split(",").map((p) => p.trim());
-            const parsed = parts.map((p) => gidOrNumber("ProductVariant").safeParse(p));
-            const bad = parsed.findIndex((r) => !r.success);
-            if (bad >= 0) {
-              c.addIssue({ code: "custom", message: `"${parts[bad]}" is not a variant id` });
-              return z.NEVER;
-            }
-            return parsed.map((r) => r.data as string);
-          }),
-      })
-      .strict(),
+    query: z.object({
+      variant_ids: z
+        .string()
+        .min(1)
+        .describe("Comma-separated picks (gids or numbers); a repeated variant is one more of it. At most max_items.")
+        .transform((s, c) => {
+          const parts = s.split(",").map((p) => p.trim());
+          const parsed = parts.map((p) => gidOrNumber("ProductVariant").safeParse(p));
+          const bad = parsed.findIndex((r) => !r.success);
+          if (bad >= 0) {
+            c.addIssue({ code: "custom", message: `"${parts[bad]}" is not a variant id` });
+            return z.NEVER;
+          }
+          return parsed.map((r) => r.data as string);
+        }),
+    }),
     summary: "Live price of a Mix & Match selection (the live variant price wins over the snapshot)",
     tags: ["Mix & Match"],
     errorCodes: ["not_found", "platform_unavailable"],
-    responses: PricePreview,
+    response: PricePreview,
     handler: async (ctx) => ({
       body: await previewMixMatch({ shopId: ctx.shop.id, shopDomain: ctx.shop.domain, id: ctx.params.id, variantGids: ctx.query.variant_ids }),
     }),

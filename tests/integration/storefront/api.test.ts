@@ -127,7 +127,14 @@ describe("live selling plan resolution", () => {
   it("GET /mix-match/{id}: the catalogue, cart_group_id and the live child plan", async () => {
     const res = await get(`/mix-match/${s.mixId}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: s.mixId, cart_group_id: "mm-pick-three", selling_plan_id: s.group.planGid, min_items: 2, max_items: 3, price_cents: 4000 });
+    expect(res.body).toMatchObject({
+      id: s.mixId,
+      cart_group_id: "mm-pick-three",
+      selling_plan_id: s.group.planGid,
+      min_items: 2,
+      max_items: 3,
+      price_cents: 4000,
+    });
     expect(res.body.categories.map((c: Json) => [c.title, c.entries.map((e: Json) => e.variant_id)])).toEqual([
       ["Coffee", [s.variants.light, s.variants.dark]],
       ["Tea", [s.variants.green]],
@@ -136,7 +143,17 @@ describe("live selling plan resolution", () => {
 
   it("a group gone from the platform gives selling_plan_id null, never the mirror's id", async () => {
     const gone = await prisma.sellingPlanGroup.create({
-      data: { shopId: s.shopId, groupGid: "gid://shopify/SellingPlanGroup/888888888", name: "Deleted", cadenceLabel: "x", interval: "MONTH", intervalCount: 1, billingLabel: "x", discountLabel: "x", sellingPlans: { create: [{ sellingPlanGid: STALE_PLAN_GID, name: "old" }] } },
+      data: {
+        shopId: s.shopId,
+        groupGid: "gid://shopify/SellingPlanGroup/888888888",
+        name: "Deleted",
+        cadenceLabel: "x",
+        interval: "MONTH",
+        intervalCount: 1,
+        billingLabel: "x",
+        discountLabel: "x",
+        sellingPlans: { create: [{ sellingPlanGid: STALE_PLAN_GID, name: "old" }] },
+      },
     });
     const bundle = await prisma.bundle.create({ data: { shopId: s.shopId, groupId: gone.id, title: "Retired box", kind: "CURATED" } });
     const res = await get(`/bundles/${bundle.id}`);

@@ -23,7 +23,8 @@ const valueOn = async (s: StorefrontShop, ownerId: string, key: string) => {
   return m ? JSON.parse(m.value) : undefined;
 };
 const metafieldsSetCalls = async (s: StorefrontShop) =>
-  (await stack.control.call<{ operation: string }[]>("GET", `${stack.control.shop(s.domain)}/operations`)).filter((o) => o.operation === "metafieldsSet").length;
+  (await stack.control.call<{ operation: string }[]>("GET", `${stack.control.shop(s.domain)}/operations`)).filter((o) => o.operation === "metafieldsSet")
+    .length;
 
 describe("storefront metafield sync", () => {
   it("writes both metafields, as json, on every product the plan's group is sold on, with the live child plan", async () => {
@@ -48,7 +49,14 @@ describe("storefront metafield sync", () => {
       selection_cutoff_days: 4,
     });
     const mix: MixMatchValue = await valueOn(s, s.products.tea, "mix_match");
-    expect(mix).toMatchObject({ mix_match_id: s.mixId, selling_plan_id: s.group.planGid, cart_group_id: "mm-pick-three", min_items: 2, max_items: 3, price_cents: 4000 });
+    expect(mix).toMatchObject({
+      mix_match_id: s.mixId,
+      selling_plan_id: s.group.planGid,
+      cart_group_id: "mm-pick-three",
+      min_items: 2,
+      max_items: 3,
+      price_cents: 4000,
+    });
     expect(mix.categories).toEqual([
       {
         title: "Coffee",
@@ -74,7 +82,9 @@ describe("storefront metafield sync", () => {
   it("leaves out Mix & Match entries the plan's group is not sold on (the cart would refuse them)", async () => {
     const s = await seedStorefrontShop(stack);
     const tea = await prisma.mixMatchCategory.findFirstOrThrow({ where: { planId: s.mixId, title: "Tea" } });
-    await prisma.mixMatchEntry.create({ data: { categoryId: tea.id, variantGid: s.variants.mug, productTitle: "Mug", variantTitle: "White", priceCents: 900, position: 1 } });
+    await prisma.mixMatchEntry.create({
+      data: { categoryId: tea.id, variantGid: s.variants.mug, productTitle: "Mug", variantTitle: "White", priceCents: 900, position: 1 },
+    });
     await syncStorefrontMetafields(s.domain);
     const mix: MixMatchValue = await valueOn(s, s.products.coffee, "mix_match");
     expect(mix.categories.flatMap((c) => c.entries.map((e) => e.variant_id))).not.toContain(s.variants.mug);

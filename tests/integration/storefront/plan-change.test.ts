@@ -17,9 +17,15 @@ afterAll(async () => {
 
 type Metafield = { ownerId: string; namespace: string; key: string; value: string };
 const metafield = async (s: StorefrontShop, ownerId: string, key: string) =>
-  (await stack.control.call<Metafield[]>("GET", `${stack.control.shop(s.domain)}/metafields`)).find((m) => m.namespace === "$app" && m.ownerId === ownerId && m.key === key);
+  (await stack.control.call<Metafield[]>("GET", `${stack.control.shop(s.domain)}/metafields`)).find(
+    (m) => m.namespace === "$app" && m.ownerId === ownerId && m.key === key,
+  );
 const editGroup = (s: StorefrontShop, patch: object) =>
-  stack.control.call<{ id: string; sellingPlans: { id: string }[] }>("PATCH", `${stack.control.shop(s.domain)}/selling-plan-groups/${encodeURIComponent(s.group.gid)}`, patch);
+  stack.control.call<{ id: string; sellingPlans: { id: string }[] }>(
+    "PATCH",
+    `${stack.control.shop(s.domain)}/selling-plan-groups/${encodeURIComponent(s.group.gid)}`,
+    patch,
+  );
 
 describe("a plan change on the platform", () => {
   it("reaches the metafields and the mirrored child plans through the selling_plan_groups/update webhook", async () => {
@@ -29,7 +35,10 @@ describe("a plan change on the platform", () => {
     const newPlan = edited.sellingPlans[0].id;
     expect(newPlan).not.toBe(s.group.planGid);
 
-    for (const [product, key] of [[s.products.coffee, "bundle_plan"], [s.products.tea, "mix_match"]] as const) {
+    for (const [product, key] of [
+      [s.products.coffee, "bundle_plan"],
+      [s.products.tea, "mix_match"],
+    ] as const) {
       const value = await stack.settled(s.domain, async () => {
         const m = await metafield(s, product, key);
         const v = m && JSON.parse(m.value);
@@ -50,7 +59,10 @@ describe("a plan change on the platform", () => {
     await editGroup(s, { variantIds: [s.variants.light, s.variants.dark] });
     await stack.settled(s.domain, async () => (await metafield(s, s.products.tea, "mix_match"))?.value === CLEARED_VALUE);
     expect((await metafield(s, s.products.tea, "bundle_plan"))?.value).toBe(CLEARED_VALUE);
-    expect(JSON.parse((await metafield(s, s.products.coffee, "mix_match"))!.value).categories.map((c: { title: string }) => c.title)).toEqual(["Coffee", "Tea"]);
+    expect(JSON.parse((await metafield(s, s.products.coffee, "mix_match"))!.value).categories.map((c: { title: string }) => c.title)).toEqual([
+      "Coffee",
+      "Tea",
+    ]);
     expect(JSON.parse((await metafield(s, s.products.coffee, "mix_match"))!.value).categories[1].entries).toEqual([]);
   });
 
@@ -62,7 +74,9 @@ describe("a plan change on the platform", () => {
       topic: "selling_plan_groups/update",
       sellingPlanGroupId: s.group.gid,
     });
-    await stack.settled(s.domain, async () => (await prisma.sellingPlan.findMany({ where: { groupId: s.group.localId } })).some((p) => p.sellingPlanGid === s.group.planGid));
+    await stack.settled(s.domain, async () =>
+      (await prisma.sellingPlan.findMany({ where: { groupId: s.group.localId } })).some((p) => p.sellingPlanGid === s.group.planGid),
+    );
     const ops = await stack.control.call<{ operation: string }[]>("GET", `${stack.control.shop(s.domain)}/operations`);
     expect(ops.slice(before.length).filter((o) => o.operation === "metafieldsSet")).toEqual([]);
     expect(await prisma.inboundWebhook.count({ where: { webhookId: delivery.id } })).toBe(1);
