@@ -118,9 +118,22 @@ describe("real answers validate against each route's declared response schema", 
   });
 
   it("Storefront API and Customer API: every route", async () => {
-    const pk = await mintKey({ shopId, name: "schemas pk", scopes: ["read:mixmatch"], kind: "PUBLISHABLE" });
-    const mixMatch = await prisma.mixMatchPlan.findFirstOrThrow({ where: { shopId } });
-    await runTable(STOREFRONT_SURFACE, storefrontRoutes, { "GET /mix-match/:id": async () => ({ path: `/mix-match/${enc(mixMatch.id)}` }) }, { Authorization: `Bearer ${pk.key}` });
+    const pk = await mintKey({ shopId, name: "schemas pk", scopes: ["read:plans", "read:bundles", "read:mixmatch"], kind: "PUBLISHABLE" });
+    const mixMatch = await prisma.mixMatchPlan.findFirstOrThrow({ where: { shopId }, include: { categories: { include: { entries: true } } } });
+    const bundle = await prisma.bundle.findFirstOrThrow({ where: { shopId } });
+    const storefrontMetafield = await prisma.storefrontMetafield.findFirstOrThrow({ where: { shopId } });
+    const picks = mixMatch.categories.flatMap((c) => c.entries).slice(0, mixMatch.minItems);
+    await runTable(
+      STOREFRONT_SURFACE,
+      storefrontRoutes,
+      {
+        "GET /products/:product_id/plans": async () => ({ path: `/products/${enc(storefrontMetafield.ownerGid)}/plans` }),
+        "GET /bundles/:id": async () => ({ path: `/bundles/${enc(bundle.id)}` }),
+        "GET /mix-match/:id": async () => ({ path: `/mix-match/${enc(mixMatch.id)}` }),
+        "GET /mix-match/:id/price-preview": async () => ({ path: `/mix-match/${enc(mixMatch.id)}/price-preview?variant_ids=${picks.map((e) => enc(e.variantGid)).join(",")}` }),
+      },
+      { Authorization: `Bearer ${pk.key}` },
+    );
 
     const contract = await prisma.contract.findFirstOrThrow({ where: { shopId, createdByService: true } });
     const token = await stack.control.call<{ accessToken: string }>("POST", `${stack.control.shop(DEMO)}/customer-access-tokens`, { customerId: contract.customerGid });
