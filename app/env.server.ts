@@ -26,6 +26,10 @@ export const EnvSchema = z.object({
   SIMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(3100),
   SIMULATOR_STATE_FILE: z.string().default(".data/simulator.json"),
   EXPORTS_DIR: z.string().default(".data/exports"),
+  // Export jobs (docs/decisions/057-export-jobs.md): the largest file rendered (spec 2: 128 MB,
+  // here 128 MiB; tests lower it), and rows per keyset page of the subscriptions dataset.
+  EXPORT_MAX_BYTES: z.coerce.number().int().min(1).default(128 * 1024 * 1024),
+  EXPORT_PAGE_ROWS: z.coerce.number().int().min(1).max(50_000).default(5000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   // Worker processes (workers/main.ts): which queues this process serves (comma-separated;
   // empty = all), jobs at once per queue, the job lock (a dead worker's job is handed on once

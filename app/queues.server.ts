@@ -10,7 +10,14 @@ export const QUEUES = {
   privacy: "privacy",
   /** Daily sweeps, started by job schedulers (not setInterval). */
   sweeps: "sweeps",
+  /** Export jobs: one BullMQ job per export, its id the export's id (docs/decisions/057). */
+  exports: "exports",
 } as const;
+
+/** The payload of an `exports` queue job, shared by the producer and the worker. */
+export interface ExportRenderPayload {
+  exportId: string;
+}
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

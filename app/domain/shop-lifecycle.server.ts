@@ -5,6 +5,7 @@ import type { Prisma } from "@prisma/client";
 import { prisma } from "../db.server";
 import { env } from "../env.server";
 import { log } from "../log.server";
+import { exportStorage } from "./exports/storage.server";
 
 type Tx = Prisma.TransactionClient;
 
@@ -19,13 +20,11 @@ async function ensureShopRow(domain: string): Promise<void> {
   await prisma.shop.createMany({ data: [{ domain, installState: "INSTALLED" }], skipDuplicates: true });
 }
 
-function exportFile(storageKey: string): string {
-  return path.resolve(env().EXPORTS_DIR, storageKey);
-}
-
+/** Export files go through the export storage (docs/decisions/057-export-jobs.md). */
 export async function removeExportFiles(storageKeys: (string | null)[]): Promise<void> {
+  const storage = exportStorage();
   await Promise.all(
-    storageKeys.filter((k): k is string => !!k).map((k) => rm(exportFile(k), { force: true }).catch((err) => log.warn("export file not removed", { err }))),
+    storageKeys.filter((k): k is string => !!k).map((k) => storage.remove(k).catch((err) => log.warn("export file not removed", { err }))),
   );
 }
 

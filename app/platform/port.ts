@@ -88,6 +88,32 @@ export interface PlatformShop {
   partnerDevelopment: boolean;
 }
 
+export interface PlatformAddress {
+  firstName: string | null;
+  lastName: string | null;
+  company: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  province: string | null;
+  provinceCode: string | null;
+  zip: string | null;
+  country: string | null;
+  countryCode: string | null;
+  phone: string | null;
+}
+
+/** Protected customer data: read only for the migration export (read:customers). */
+export interface PlatformCustomer {
+  id: string;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  /** The customer's default address, used as the shipping address. */
+  shippingAddress: PlatformAddress | null;
+}
+
 export interface ShopifyPort {
   readonly shop: string;
   getShop(): Promise<PlatformShop>;
@@ -116,4 +142,6 @@ export interface ShopifyPort {
   setMetafields(metafields: MetafieldInput[]): Promise<void>;
   /** Unknown ids are left out of the answer. */
   getVariants(variantGids: string[]): Promise<PlatformVariant[]>;
+  /** Batched by 250 ids; unknown ids are left out of the answer. */
+  getCustomers(customerGids: string[]): Promise<PlatformCustomer[]>;
 }

@@ -28,11 +28,14 @@ import { SELLING_PLAN_GROUP_GET, mapSellingPlanGroupGet, type SellingPlanGroupGe
 import { mapSellingPlanGroupApplies, SELLING_PLAN_GROUP_APPLIES, type SellingPlanGroupAppliesResult } from "./selling-plan-group-applies";
 import { METAFIELDS_SET, METAFIELDS_SET_MAX, mapMetafieldsSet, type MetafieldsSetResult } from "./metafields-set";
 import { VARIANTS_GET, mapVariantsGet, type VariantsGetResult } from "./variants-get";
+import { CUSTOMERS_GET, mapCustomersGet, type CustomersGetResult } from "./customers-get";
 import { SHOP_GET, mapShopGet, type ShopGetResult } from "./shop-get";
 import { fetchCustomerId } from "./customer-id";
 
 // Shopify caps `nodes(ids:)` at 250 ids per call.
 const NODES_MAX = 250;
+// A customer with its address costs about 4 points; 100 stay well under the 1,000-point query cap.
+const CUSTOMERS_MAX = 100;
 
 export function createGraphqlAdapter(shop: string, accessToken: string, options: ClientOptions = {}): ShopifyPort {
   const gql = <T>(operation: string, variables: Record<string, unknown> = {}) =>
@@ -132,6 +135,14 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
       const out = [];
       for (let i = 0; i < ids.length; i += NODES_MAX) {
         out.push(...mapVariantsGet(await gql<VariantsGetResult>(VARIANTS_GET, { ids: ids.slice(i, i + NODES_MAX) })));
+      }
+      return out;
+    },
+
+    async getCustomers(ids) {
+      const out = [];
+      for (let i = 0; i < ids.length; i += CUSTOMERS_MAX) {
+        out.push(...mapCustomersGet(await gql<CustomersGetResult>(CUSTOMERS_GET, { ids: ids.slice(i, i + CUSTOMERS_MAX) })));
       }
       return out;
     },
