@@ -35,7 +35,7 @@ export async function keyWith(shopId: string, scopes: string[]): Promise<string>
 }
 
 /** Polls GET /exports/{id} until the job is ready, failed or expired. */
-export async function finished(call: Client, id: string, timeoutMs = 30_000) {
+export async function finished(call: Client, id: string, timeoutMs = 90_000) {
   return eventually(async () => {
     const r = await call("GET", `/exports/${id}`);
     return ["ready", "failed", "expired"].includes(r.json?.status) ? r.json : null;

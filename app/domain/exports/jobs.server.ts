@@ -100,24 +100,30 @@ function isUniqueViolation(err: unknown): boolean {
  * the job, the row is failed with enqueue_failed (and its slot freed) and returned as such.
  */
 export async function createExport(input: CreateExportInput, enqueue: (id: string) => Promise<void> = enqueueRender): Promise<ExportJobJson> {
-  let job: ExportJob;
-  try {
-    job = await prisma.exportJob.create({
-      data: {
-        shopId: input.shopId,
-        dataset: input.dataset,
-        format: input.format,
-        filters: input.filters,
-        filterOptions: input.filterOptions as object,
-        status: "queued",
-        activeSlot: "active",
-      },
-    });
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
-    const active = await prisma.exportJob.findFirst({ where: { shopId: input.shopId, activeSlot: "active" } });
-    const name = active ? `${active.id} (${active.dataset}, ${active.status})` : "another export";
-    throw new ApiError("export_in_progress", `Export ${name} is still queued or running; one export per shop at a time. Retry once it is ready or failed.`);
+  let job: ExportJob | undefined;
+  // The slot may free up between our refused insert and the look-up of its holder (the holder
+  // finished): then the insert is simply tried again.
+  for (let attempt = 0; !job; attempt++) {
+    try {
+      job = await prisma.exportJob.create({
+        data: {
+          shopId: input.shopId,
+          dataset: input.dataset,
+          format: input.format,
+          filters: input.filters,
+          filterOptions: input.filterOptions as object,
+          status: "queued",
+          activeSlot: "active",
+        },
+      });
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      const active = await prisma.exportJob.findFirst({ where: { shopId: input.shopId, activeSlot: "active" } });
+      if (active || attempt >= 2) {
+        const name = active ? `${active.id} (${active.dataset}, ${active.status})` : "another export";
+        throw new ApiError("export_in_progress", `Export ${name} is still queued or running; one export per shop at a time. Retry once it is ready or failed.`);
+      }
+    }
   }
   try {
     await enqueue(job.id);

@@ -25,7 +25,8 @@ export function storageKey(shopId: string, jobId: string, ext: string): string {
   return `${shopId}/${jobId}.${ext}`;
 }
 
-const SAFE_KEY = /^[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+\.(csv|jsonl)$/;
+// One optional folder level and a plain name: no user input reaches a path, and nothing escapes the root.
+const SAFE_KEY = /^(?:[A-Za-z0-9_-]+\/)?[A-Za-z0-9_-]+\.(csv|jsonl)$/;
 
 export function localDirectoryStorage(root: string): ExportStorage {
   const dir = path.resolve(root);

@@ -6,6 +6,9 @@ import { runDailySweep } from "../../../app/domain/sweeps.server";
 import { startStack, type Stack } from "../../support/stack";
 import { adminClient, finished, insertGoldenContracts, keyWith } from "../../support/exports";
 
+// Worker round trips on a loaded machine: generous per-test time (no wall-clock assertions).
+vi.setConfig({ testTimeout: 120_000 });
+
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack();

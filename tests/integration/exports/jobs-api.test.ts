@@ -4,8 +4,12 @@
 // and catalogue.
 import { createHash } from "node:crypto";
 import { prisma } from "../../../app/db.server";
+import { QUEUES, queue } from "../../../app/queues.server";
 import { startStack, type Stack } from "../../support/stack";
 import { adminClient, finished, golden, insertGoldenContracts, keyWith, type Client } from "../../support/exports";
+
+// Worker round trips on a loaded machine: generous per-test time (no wall-clock assertions).
+vi.setConfig({ testTimeout: 120_000 });
 
 let stack: Stack;
 beforeAll(async () => {
@@ -136,7 +140,14 @@ describe("POST /exports", () => {
 
   it("one queued-or-running job per shop: 20 parallel POSTs give exactly one 202, the others 409 naming it", async () => {
     const { shopId, call } = await shopWithKey();
-    const answers = await Promise.all(Array.from({ length: 20 }, () => call("POST", "/exports", { dataset: "subscriptions" })));
+    // The queue is paused so the accepted job stays queued for the whole burst.
+    await queue(QUEUES.exports).pause();
+    let answers;
+    try {
+      answers = await Promise.all(Array.from({ length: 20 }, () => call("POST", "/exports", { dataset: "subscriptions" })));
+    } finally {
+      await queue(QUEUES.exports).resume();
+    }
     const accepted = answers.filter((a) => a.status === 202);
     expect(accepted).toHaveLength(1);
     const conflicts = answers.filter((a) => a.status === 409);

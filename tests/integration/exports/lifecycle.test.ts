@@ -14,6 +14,9 @@ import { insertContracts } from "../../support/admin-factories";
 import { eventually, startStack, type Stack } from "../../support/stack";
 import { insertGoldenContracts } from "../../support/exports";
 
+// Worker round trips on a loaded machine: generous per-test time (no wall-clock assertions).
+vi.setConfig({ testTimeout: 120_000 });
+
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack();
@@ -24,7 +27,7 @@ afterAll(async () => {
 
 const HOUR = 3600_000;
 const job = (id: string) => prisma.exportJob.findUniqueOrThrow({ where: { id } });
-const ready = (id: string) => eventually(async () => ((await job(id)).status === "ready" ? job(id) : null), 30_000);
+const ready = (id: string) => eventually(async () => ((await job(id)).status === "ready" ? job(id) : null), 90_000);
 const fileExists = async (key: string | null) => {
   const f = key ? await exportStorage().open(key) : null;
   f?.body.destroy();

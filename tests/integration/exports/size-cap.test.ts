@@ -11,6 +11,9 @@ import { adminClient, finished, keyWith } from "../../support/exports";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 
+// Worker round trips on a loaded machine: generous per-test time (no wall-clock assertions).
+vi.setConfig({ testTimeout: 120_000 });
+
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack();

@@ -85,7 +85,7 @@ describe("workers", () => {
     const workers = [startWorker(QUEUES.sweeps), startWorker(QUEUES.sweeps)];
     await Promise.all(workers.map((w) => w.ready));
     const schedulers = await queue(QUEUES.sweeps).getJobSchedulers();
-    expect(schedulers.map((s) => s.key).sort()).toEqual(["daily-sweep", "reconcile-all"]);
+    expect(schedulers.map((s) => s.key).sort()).toEqual(["daily-sweep", "exports-requeue", "reconcile-all"]);
     expect(schedulers.every((s) => s.pattern && s.tz === "UTC")).toBe(true);
     await Promise.all(workers.map((w) => { const e = exited(w); w.kill("SIGTERM"); return e; }));
   });
