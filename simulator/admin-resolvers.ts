@@ -19,7 +19,7 @@ import {
   updateDraftLine,
   type Outcome,
 } from "./store";
-import { connection, gqlContract, gqlLine, gqlSellingPlanGroup, gqlShop, gqlVariant, idKey, MAX_PAGE, type ConnectionArgs } from "./serialize";
+import { connection, gqlContract, gqlCustomer, gqlLine, gqlSellingPlanGroup, gqlShop, gqlVariant, idKey, MAX_PAGE, type ConnectionArgs } from "./serialize";
 
 /** What every resolver is given besides its arguments: the simulator and the calling shop. */
 export interface AdminContext {
@@ -86,6 +86,8 @@ export const QUERY: Record<string, RootResolver> = {
     return (ids as string[]).map((id) => {
       const variant = shop.variants[id];
       if (variant) return gqlVariant(shop, variant);
+      const customer = shop.customers[id];
+      if (customer) return gqlCustomer(customer);
       const c = ownContract(shop, id);
       return c ? gqlContract(shop, c) : null;
     });
