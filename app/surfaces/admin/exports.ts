@@ -16,10 +16,10 @@ import { SUBSCRIPTION_FILTER_NAMES, filtersToQuery, issueMessage, subscriptionFi
 
 const ExportJobSchema = z.object({
   id: z.string(),
-  dataset: z.enum(DATASET_NAMES),
-  format: z.enum(EXPORT_FORMATS),
+  dataset: z.string().describe(DATASET_NAMES.join(", ")),
+  format: z.string().describe("csv or jsonl"),
   filters: z.record(z.string(), z.string()),
-  status: z.enum(["queued", "running", "ready", "failed", "expired"]),
+  status: z.string().describe("queued, running, ready, failed or expired"),
   row_count: z.number().int().nullable(),
   byte_size: z.number().int().nullable(),
   created_at: z.string(),
@@ -28,7 +28,7 @@ const ExportJobSchema = z.object({
   expires_at: z.string().nullable().describe("24 hours after ready_at"),
   download_url: z.string().nullable().describe("{base_url}/api/exports/<id>/download?expires=<unix seconds>&signature=<hex>; set once ready, signed for one hour"),
   download_url_expires_at: z.string().nullable().describe("when download_url stops working (one hour after this response); null until ready"),
-  error: z.object({ code: z.enum(["export_too_large", "shop_unavailable", "enqueue_failed", "render_failed"]), message: z.string() }).nullable(),
+  error: z.object({ code: z.string().describe("export_too_large, shop_unavailable, enqueue_failed or render_failed"), message: z.string() }).nullable(),
   progress: z.number().int().describe("additive: rows rendered so far"),
   sha256: z.string().nullable().describe("additive: hex SHA-256 of the file once ready (also the download's Content-Digest)"),
 });
@@ -132,7 +132,7 @@ export const adminExportRoutes: AnyRoute[] = [
     description: exportReference(),
     tags: ["Exports"],
     successStatus: 202,
-    responses: ExportJobSchema,
+    response: ExportJobSchema,
     handler: async (ctx) => {
       requireDatasetScopes(ctx.body.dataset, ctx.key.scopes);
       const job = await createExport({
@@ -157,7 +157,7 @@ export const adminExportRoutes: AnyRoute[] = [
       .strict(),
     summary: "Recent export jobs of the shop (those whose dataset the key may read), newest first",
     tags: ["Exports"],
-    responses: listOf(ExportJobSchema),
+    response: listOf(ExportJobSchema),
     handler: async (ctx) => {
       const datasets = datasetsFor(ctx.key.scopes).map((d) => d.name);
       const bind = "exports";
@@ -172,7 +172,7 @@ export const adminExportRoutes: AnyRoute[] = [
     query: z.object({}).strict(),
     summary: "The datasets this key may export, each with its required scopes and columns",
     tags: ["Exports"],
-    responses: listOf(DatasetSchema),
+    response: listOf(DatasetSchema),
     handler: (ctx) => ({
       body: {
         data: datasetsFor(ctx.key.scopes).map((d) => ({
@@ -197,7 +197,7 @@ export const adminExportRoutes: AnyRoute[] = [
     summary: "One export job; when ready, a freshly signed download_url valid for one hour",
     description: DOWNLOAD_REFERENCE,
     tags: ["Exports"],
-    responses: ExportJobSchema,
+    response: ExportJobSchema,
     handler: async (ctx) => ({ body: await getExport({ shopId: ctx.shop.id, id: ctx.params.id, scopes: ctx.key.scopes }) }),
   }),
 ];

@@ -82,5 +82,5 @@ describe("export worker crash", () => {
       second.kill("SIGTERM");
       await stopped;
     }
-  }, 180_000);
+  }, 400_000);
 });
