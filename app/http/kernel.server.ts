@@ -6,7 +6,7 @@
 // Every failure, thrown anywhere below, leaves as the one error envelope with the request id.
 import type { Redis } from "ioredis";
 import type { z } from "zod";
-import { ApiError, type ErrorCode } from "../errors";
+import { ApiError } from "../errors";
 import { log } from "../log.server";
 import type { KeyKind, Scope } from "../domain/keys.server";
 import { planAllowsApi } from "../domain/shops.server";
@@ -186,7 +186,7 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
     } catch (err) {
       const e = toApiError(err, requestId);
       for (const [k, v] of Object.entries(e.headers)) headers.set(k, v);
-      return errorResponse(e.code as ErrorCode, e.message, requestId, headers);
+      return errorResponse(e.code, e.message, requestId, headers);
     }
   }
 
