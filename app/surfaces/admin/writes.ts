@@ -3,6 +3,7 @@
 // hook), 200 with the write receipt. The domain proves ownership and validates before it calls
 // beforeMutation(), the idempotency claim, so validation failures never spend the key.
 import { z } from "zod";
+import { contractGid, lineGid } from "../../http/ids";
 import { defineRoute, type AnyRoute, type RouteContext } from "../../http/route";
 import { beforeMutation } from "../../http/idempotency.server";
 import {
@@ -16,7 +17,7 @@ import {
   type WriteReceipt,
 } from "../../domain/subscription-writes.server";
 
-const contractParams = z.object({ contract_gid: z.string().min(1).max(255) });
+const contractParams = z.object({ contract_gid: contractGid });
 const noQuery = z.object({}).strict();
 
 const Receipt = z.object({
@@ -74,7 +75,7 @@ export const adminWriteRoutes: AnyRoute[] = [
     method: "PATCH",
     path: "/subscriptions/:contract_gid/lines/:line_gid",
     scopes: ["write:subscriptions"],
-    params: z.object({ contract_gid: z.string().min(1).max(255), line_gid: z.string().min(1).max(255) }),
+    params: z.object({ contract_gid: contractGid, line_gid: lineGid }),
     query: noQuery,
     body: z.unknown().describe("{ quantity?: integer >= 1, variant_id?: gid://shopify/ProductVariant/<number> }, at least one"),
     summary: "Edit one line through the platform's draft flow (the line keeps its selling plan)",
