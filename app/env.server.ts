@@ -34,6 +34,8 @@ export const EnvSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   WORKER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
   WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(25_000),
+  /** How often workers re-assert the job schedulers, so they come back after Redis loses its data. */
+  WORKER_SCHEDULE_CHECK_MS: z.coerce.number().int().min(100).default(60_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -11,7 +11,7 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-export function startProcess(file: string, env: NodeJS.ProcessEnv = {}): Child {
+export function startProcess(file: string, env: Record<string, string> = {}): Child {
   const proc = spawn(process.execPath, ["--import", "tsx", file], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   proc.stdout?.on("data", (c: Buffer) => (out += c.toString()));
@@ -29,7 +29,7 @@ export function startProcess(file: string, env: NodeJS.ProcessEnv = {}): Child {
 }
 
 /** server.ts on `port` (the built app), answering /healthz. */
-export async function startWebProcess(port: number, env: NodeJS.ProcessEnv = {}): Promise<Child & { url: string }> {
+export async function startWebProcess(port: number, env: Record<string, string> = {}): Promise<Child & { url: string }> {
   const child = startProcess("server.ts", { PORT: String(port), ...env });
   const url = `http://127.0.0.1:${port}`;
   try {
