@@ -33,7 +33,7 @@ export async function startWebProcess(port: number, env: Record<string, string> 
   const child = startProcess("server.ts", { PORT: String(port), ...env });
   const url = `http://127.0.0.1:${port}`;
   try {
-    await eventually(() => fetch(`${url}/healthz`).then((r) => r.ok, () => false), 60_000);
+    await eventually(() => fetch(`${url}/healthz`).then((r) => r.ok, () => false), 120_000);
   } catch (err) {
     await child.stop();
     throw new Error(`web process did not start: ${(err as Error).message}\n${child.output()}`);

@@ -48,31 +48,31 @@ const alive = (pid: number) => {
 
 it("starts all three, and SIGTERM stops all three", async () => {
   const all = start(base);
-  await eventually(() => answers(`http://127.0.0.1:${base}/healthz`), 30_000);
-  await eventually(() => answers(`http://127.0.0.1:${base + 1}/_sim/health`), 10_000);
+  await eventually(() => answers(`http://127.0.0.1:${base}/healthz`), 90_000);
+  await eventually(() => answers(`http://127.0.0.1:${base + 1}/_sim/health`), 60_000);
   all.proc.kill("SIGTERM");
   expect(await all.exit).toBe(0);
   expect(await portFree(base)).toBe(true);
   expect(await portFree(base + 1)).toBe(true);
-}, 60_000);
+}, 180_000);
 
 it("a crashed worker or web process is restarted; the others keep running", async () => {
   const port = base + 4;
   const all = start(port);
   try {
     const web = `http://127.0.0.1:${port}/healthz`;
-    await eventually(() => answers(web), 30_000);
-    await eventually(async () => all.pid("workers") !== null && all.output().includes("[workers] workers ready"), 30_000);
+    await eventually(() => answers(web), 90_000);
+    await eventually(async () => all.pid("workers") !== null && all.output().includes("[workers] workers ready"), 90_000);
     const [webPid, workersPid, simPid] = [all.pid("web")!, all.pid("workers")!, all.pid("simulator")!];
 
     process.kill(workersPid, "SIGKILL");
-    await eventually(async () => all.output().includes("workers exited (SIGKILL); restarting in"), 10_000);
+    await eventually(async () => all.output().includes("workers exited (SIGKILL); restarting in"), 30_000);
     expect(await answers(web)).toBe(true); // the API never noticed
-    await eventually(async () => all.pid("workers") !== workersPid && all.output().split("[workers] workers ready").length === 3, 30_000);
+    await eventually(async () => all.pid("workers") !== workersPid && all.output().split("[workers] workers ready").length === 3, 90_000);
 
     process.kill(webPid, "SIGKILL");
-    await eventually(async () => all.output().includes("web exited (SIGKILL); restarting in"), 10_000);
-    await eventually(async () => all.pid("web") !== webPid && (await answers(web)), 30_000);
+    await eventually(async () => all.output().includes("web exited (SIGKILL); restarting in"), 30_000);
+    await eventually(async () => all.pid("web") !== webPid && (await answers(web)), 90_000);
 
     expect(alive(simPid)).toBe(true); // never restarted
     expect(all.pid("simulator")).toBe(simPid);
@@ -82,7 +82,7 @@ it("a crashed worker or web process is restarted; the others keep running", asyn
     expect(await all.exit).toBe(0);
   }
   expect(await portFree(port)).toBe(true);
-}, 120_000);
+}, 360_000);
 
 it("a child that keeps failing is retried with growing delays, and starts once it can", async () => {
   const port = base + 8;
@@ -90,13 +90,13 @@ it("a child that keeps failing is retried with growing delays, and starts once i
   await new Promise<void>((resolve) => squatter.listen(port + 1, "127.0.0.1", resolve)); // the simulator's port
   const all = start(port);
   try {
-    await eventually(() => answers(`http://127.0.0.1:${port}/healthz`), 30_000);
-    await eventually(async () => (all.output().match(/simulator exited \(code \d+\); restarting in/g) ?? []).length >= 3, 60_000);
+    await eventually(() => answers(`http://127.0.0.1:${port}/healthz`), 90_000);
+    await eventually(async () => (all.output().match(/simulator exited \(code \d+\); restarting in/g) ?? []).length >= 3, 120_000);
     const delays = [...all.output().matchAll(/simulator exited \(code \d+\); restarting in (\d+) ms/g)].map((m) => Number(m[1]));
     expect(delays.slice(0, 3)).toEqual([1000, 2000, 4000]);
     expect(await answers(`http://127.0.0.1:${port}/healthz`)).toBe(true); // web unaffected
     await new Promise<void>((resolve) => squatter.close(() => resolve()));
-    await eventually(() => answers(`http://127.0.0.1:${port + 1}/_sim/health`), 60_000);
+    await eventually(() => answers(`http://127.0.0.1:${port + 1}/_sim/health`), 90_000);
   } finally {
     squatter.close();
     all.proc.kill("SIGTERM");
@@ -104,4 +104,4 @@ it("a child that keeps failing is retried with growing delays, and starts once i
   }
   expect(await portFree(port)).toBe(true);
   expect(await portFree(port + 1)).toBe(true);
-}, 150_000);
+}, 360_000);

@@ -90,4 +90,4 @@ it("key rotation: the old key still opens during the rotation, `sessions reseal`
   }
   expect((await sessionStorage.loadSession(`offline_${domain}`))?.accessToken).toBe(token);
   expect(openSessionToken(`offline_${legacy}`, (await rowOf(legacy)).accessToken)).toBe("shpat_legacy");
-}, 90_000);
+}, 180_000);

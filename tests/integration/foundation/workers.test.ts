@@ -101,14 +101,14 @@ describe("workers", () => {
       // Redis loses everything under this run's prefix (never FLUSHDB: tests/support/redis-keys.ts).
       expect(await deleteRedisPrefix(queueConnection(), env().REDIS_PREFIX)).toBeGreaterThan(0);
       expect(await keys()).toEqual([]);
-      await eventually(async () => (await keys()).length === 2, 20_000);
+      await eventually(async () => (await keys()).length === 2, 60_000);
       expect(await keys()).toEqual(["daily-sweep", "reconcile-all"]);
       // Each scheduler has its next run waiting again, not just its definition.
-      await eventually(async () => (await queue(QUEUES.sweeps).getDelayedCount()) >= 2, 10_000);
+      await eventually(async () => (await queue(QUEUES.sweeps).getDelayedCount()) >= 2, 30_000);
     } finally {
       const stopped = exited(worker);
       worker.kill("SIGTERM");
       expect((await stopped).code).toBe(0);
     }
-  }, 60_000);
+  }, 150_000);
 });
