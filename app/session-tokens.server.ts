@@ -2,10 +2,9 @@
 // of the database must not give Admin API access to every installed shop, so the `accessToken`
 // and `refreshToken` columns of `Session` hold values sealed under ENCRYPTION_KEY
 // (app/secret-box.server.ts), bound to the session id. Everything that writes or reads a token
-// goes through here: the Shopify library through EncryptedSessionStorage, the platform layer
-// through openSessionToken(), installs recorded by the seed and tests through sealSessionToken().
-import { Session } from "@shopify/shopify-api";
-import type { SessionStorage } from "@shopify/shopify-app-session-storage";
+// goes through here: the Shopify library through EncryptedSessionStorage
+// (app/encrypted-session-storage.server.ts), the platform layer through openSessionToken(),
+// installs recorded by the seed and tests through sealSessionToken().
 import { prisma } from "./db.server";
 import { currentKeyId, isSealed, open, seal, sealedKeyId } from "./secret-box.server";
 
@@ -22,42 +21,6 @@ export function sealSessionToken(sessionId: string, token: string, field: "acces
  */
 export function openSessionToken(sessionId: string, stored: string, field: "accessToken" | "refreshToken" = "accessToken"): string {
   return isSealed(stored) ? open(stored, context(sessionId, field)) : stored;
-}
-
-function mapTokens(session: Session, fn: (value: string, field: "accessToken" | "refreshToken") => string): Session {
-  const params = session.toObject();
-  return new Session({
-    ...params,
-    ...(params.accessToken ? { accessToken: fn(params.accessToken, "accessToken") } : {}),
-    ...(params.refreshToken ? { refreshToken: fn(params.refreshToken, "refreshToken") } : {}),
-  });
-}
-
-/** The Shopify library's session storage with the tokens sealed on the way in and opened on the way out. */
-export class EncryptedSessionStorage implements SessionStorage {
-  constructor(private readonly inner: SessionStorage) {}
-
-  storeSession(session: Session): Promise<boolean> {
-    return this.inner.storeSession(mapTokens(session, (v, f) => sealSessionToken(session.id, v, f)));
-  }
-
-  async loadSession(id: string): Promise<Session | undefined> {
-    const session = await this.inner.loadSession(id);
-    return session && mapTokens(session, (v, f) => openSessionToken(id, v, f));
-  }
-
-  async findSessionsByShop(shop: string): Promise<Session[]> {
-    const sessions = await this.inner.findSessionsByShop(shop);
-    return sessions.map((s) => mapTokens(s, (v, f) => openSessionToken(s.id, v, f)));
-  }
-
-  deleteSession(id: string): Promise<boolean> {
-    return this.inner.deleteSession(id);
-  }
-
-  deleteSessions(ids: string[]): Promise<boolean> {
-    return this.inner.deleteSessions(ids);
-  }
 }
 
 /**

@@ -3,7 +3,7 @@
 import "@shopify/shopify-app-remix/adapters/node";
 import { ApiVersion, AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
-import { EncryptedSessionStorage } from "./session-tokens.server";
+import { EncryptedSessionStorage } from "./encrypted-session-storage.server";
 import { prisma } from "./db.server";
 import { env } from "./env.server";
 import { ensurePlatformRouting } from "./platform/index.server";

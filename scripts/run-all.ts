@@ -90,7 +90,8 @@ function stopAll() {
   }, 100);
 }
 
-for (const name of Object.keys(processes)) start(name);
-say(`supervising ${Object.keys(processes).join(", ")}; app on ${process.env.SHOPIFY_APP_URL}`);
+// Signals first: a stop that arrives while the children are starting still stops them all.
 process.once("SIGINT", stopAll);
 process.once("SIGTERM", stopAll);
+for (const name of Object.keys(processes)) start(name);
+say(`supervising ${Object.keys(processes).join(", ")}; app on ${process.env.SHOPIFY_APP_URL}`);

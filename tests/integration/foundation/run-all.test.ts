@@ -1,7 +1,7 @@
 // `npm start` (scripts/run-all.ts) supervises web, workers and simulator (issue 14, item 3;
 // docs/decisions/036-process-supervision.md): a crashed child is logged and restarted with
 // back-off while the others keep running; SIGTERM still stops all of them together.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:net";
 import { eventually } from "../../support/stack";
 
@@ -21,6 +21,7 @@ function start(port: number) {
   proc.stdout.on("data", (c: Buffer) => (out += c.toString()));
   proc.stderr.on("data", (c: Buffer) => (out += c.toString()));
   const exit = new Promise<number | null>((resolve) => proc.once("exit", (code) => resolve(code)));
+  started.push({ proc, exit });
   /** The pid run-all reports for the newest start of `name`. */
   const pid = (name: string) => {
     const all = [...out.matchAll(new RegExp(`\\[run-all\\] started ${name} \\(pid (\\d+)\\)`, "g"))];
@@ -46,7 +47,16 @@ const alive = (pid: number) => {
   }
 };
 
+// Whatever happens in a test, no run-all is left behind (it would hold ports and consume this
+// worker's queues in later test files).
+const started: Array<{ proc: ChildProcess; exit: Promise<number | null> }> = [];
+afterAll(async () => {
+  for (const all of started) if (all.proc.exitCode === null && all.proc.signalCode === null) all.proc.kill("SIGTERM");
+  await Promise.all(started.map((all) => all.exit));
+});
+
 it("starts all three, and SIGTERM stops all three", async () => {
+  expect(await portFree(base)).toBe(true);
   const all = start(base);
   await eventually(() => answers(`http://127.0.0.1:${base}/healthz`), 90_000);
   await eventually(() => answers(`http://127.0.0.1:${base + 1}/_sim/health`), 60_000);
