@@ -23,5 +23,6 @@ export function keepSchedules(queues: readonly QueueName[], intervalMs: number):
       .catch((err) => log.warn("could not re-assert the job schedulers; next try in the next interval", { err }))
       .finally(() => (running = false));
   }, intervalMs);
+  timer.unref(); // never what keeps a worker process alive
   return () => clearInterval(timer);
 }
