@@ -15,6 +15,8 @@ export async function assertSchedules(queues: readonly QueueName[]): Promise<voi
 
 /** Re-asserts the schedulers every `intervalMs` until the returned stop() is called. */
 export function keepSchedules(queues: readonly QueueName[], intervalMs: number): () => void {
+  // Only a process that serves a scheduled queue keeps a timer.
+  if (!SCHEDULES.some((s) => queues.includes(s.queue))) return () => undefined;
   let running = false;
   const timer = setInterval(() => {
     if (running) return;

@@ -7,13 +7,15 @@ import { z } from "zod";
 export const contractGid = z
   .string()
   .regex(/^gid:\/\/shopify\/SubscriptionContract\/[0-9]{1,20}$/, "must be gid://shopify/SubscriptionContract/<number>")
-  .describe("Contract id, gid://shopify/SubscriptionContract/<number>, percent-encoded");
+  .describe("Contract id, gid://shopify/SubscriptionContract/<number>, percent-encoded")
+  .meta({ example: "gid://shopify/SubscriptionContract/1001" });
 
 /** gid://shopify/SubscriptionLine/<id>: Shopify's line ids are numbers or UUIDs. */
 export const lineGid = z
   .string()
   .regex(/^gid:\/\/shopify\/SubscriptionLine\/[A-Za-z0-9-]{1,64}$/, "must be gid://shopify/SubscriptionLine/<id>")
-  .describe("Line id, gid://shopify/SubscriptionLine/<id>, percent-encoded");
+  .describe("Line id, gid://shopify/SubscriptionLine/<id>, percent-encoded")
+  .meta({ example: "gid://shopify/SubscriptionLine/2001" });
 
 /** The app's own row ids (cuid and friends): letters, digits, `_` and `-`. */
 export const rowId = z

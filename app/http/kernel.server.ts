@@ -174,7 +174,7 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
         hasScope: (s: Scope) => principal.key.scopes.includes(s),
       };
       // The handler runs in the request's scope: list cursors are bound to the caller's shop.
-      const run = async () => requestScope.run({ shopId: principal.shop.id }, () => route.handler(ctx as RouteContext<any, any, any>)); // eslint-disable-line @typescript-eslint/no-explicit-any
+      const run = async () => requestScope.run({ shopId: principal.shop.id }, () => route.handler(ctx));
 
       // 8. idempotency
       let result: RouteResult;

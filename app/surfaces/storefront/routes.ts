@@ -5,7 +5,7 @@ import { rowId } from "../../http/ids";
 import { getMixMatchForStorefront } from "../../domain/mixmatch.server";
 import { defineRoute, type AnyRoute } from "../../http/route";
 
-const MixMatchStorefront = z.object({
+const MixMatchStorefront = z.strictObject({
   id: z.string(),
   title: z.string(),
   selling_plan_group_id: z.string(),
@@ -15,12 +15,12 @@ const MixMatchStorefront = z.object({
   min_items: z.number().int(),
   max_items: z.number().int(),
   categories: z.array(
-    z.object({
+    z.strictObject({
       id: z.string(),
       title: z.string(),
       position: z.number().int(),
       entries: z.array(
-        z.object({
+        z.strictObject({
           variant_id: z.string(),
           product_title: z.string(),
           variant_title: z.string().nullable(),
@@ -41,7 +41,7 @@ export const storefrontRoutes: AnyRoute[] = [
     params: z.object({ id: rowId }),
     summary: "A Mix & Match plan with its pickable catalogue and the selling_plan_id a cart line needs",
     tags: ["Mix & Match"],
-    responses: MixMatchStorefront,
+    response: MixMatchStorefront,
     async handler(ctx) {
       return { body: await getMixMatchForStorefront({ shopId: ctx.shop.id, shopDomain: ctx.shop.domain, id: ctx.params.id }) };
     },
