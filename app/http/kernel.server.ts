@@ -6,7 +6,7 @@
 // Every failure, thrown anywhere below, leaves as the one error envelope with the request id.
 import type { Redis } from "ioredis";
 import type { z } from "zod";
-import { ApiError } from "../errors";
+import { ApiError, type ErrorCode } from "../errors";
 import { log } from "../log.server";
 import type { KeyKind, Scope } from "../domain/keys.server";
 import { planAllowsApi } from "../domain/shops.server";
