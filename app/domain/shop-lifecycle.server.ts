@@ -6,6 +6,7 @@ import { prisma } from "../db.server";
 import { env } from "../env.server";
 import { log } from "../log.server";
 import { exportStorage } from "./exports/storage.server";
+import { sealSessionToken } from "../session-tokens.server";
 
 type Tx = Prisma.TransactionClient;
 
@@ -151,10 +152,11 @@ export async function shopIdFor(domain: string): Promise<string> {
  */
 export async function recordInstallation(domain: string, accessToken: string, scope: string): Promise<void> {
   const id = `offline_${domain}`;
+  const sealed = sealSessionToken(id, accessToken); // never in clear at rest (decision 038)
   await prisma.session.upsert({
     where: { id },
-    create: { id, shop: domain, state: "", isOnline: false, scope, accessToken },
-    update: { accessToken, scope },
+    create: { id, shop: domain, state: "", isOnline: false, scope, accessToken: sealed },
+    update: { accessToken: sealed, scope },
   });
   await markInstalled(domain);
 }
