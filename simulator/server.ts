@@ -71,6 +71,8 @@ const TOKEN = /^\/shops\/([^/]+)\/admin\/oauth\/access_token$/;
 const CUSTOMER_ACCOUNT = /^\/shopify\.com\/(\d+)\/account\/customer\/api\/([^/]+)\/graphql$/;
 const SESSION_TOKEN = /^\/_sim\/shops\/[^/]+\/session-token$/;
 const ADMIN_FRAME = /^\/admin\/([^/]+)\/?$/;
+// admin.shopify.com/store/<store>/apps/<app>/<path>: a deep link into the framed app.
+const ADMIN_APP_PATH = /^\/admin\/([^/]+)\/apps\/[^/]+(\/.*)$/;
 
 export async function route(core: SimCore, req: IncomingMessage): Promise<HttpAnswer> {
   const url = new URL(req.url ?? "/", "http://simulator");
@@ -94,7 +96,9 @@ export async function route(core: SimCore, req: IncomingMessage): Promise<HttpAn
   }
   if (method === "GET" && url.pathname === "/app-bridge.js") return appBridgeScript(`http://${header("host")}`);
   const frame = ADMIN_FRAME.exec(url.pathname);
-  if (frame && method === "GET") return adminFramePage(core, decodeURIComponent(frame[1]));
+  if (frame && method === "GET") return adminFramePage(core, decodeURIComponent(frame[1]), `http://${header("host")}`);
+  const deep = ADMIN_APP_PATH.exec(url.pathname);
+  if (deep && method === "GET") return adminFramePage(core, decodeURIComponent(deep[1]), `http://${header("host")}`, deep[2], url.searchParams);
 
   let m = ADMIN_GRAPHQL.exec(url.pathname);
   if (m) {

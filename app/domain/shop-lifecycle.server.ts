@@ -161,17 +161,23 @@ export async function recordInstallation(domain: string, accessToken: string, sc
 }
 
 /**
- * What the admin's home page shows about the shop. A missing row is created: Remix runs the
- * page's loaders in parallel, and the Shopify library runs the afterAuth hook (markInstalled)
- * for only one of them without making the others wait for it.
+ * The shop row behind an admin page. A missing row is created: Remix runs the page's loaders in
+ * parallel, and the Shopify library runs the afterAuth hook (markInstalled) for only one of them
+ * without making the others wait for it.
  */
+export async function shopForAdmin(domain: string) {
+  const select = { id: true, domain: true, appPlan: true, installState: true, partnerDevelopment: true, platformPlanPaid: true, planCheckedAt: true } as const;
+  const shop = await prisma.shop.findUnique({ where: { domain }, select });
+  if (shop) return shop;
+  await ensureShopRow(domain);
+  return prisma.shop.findUniqueOrThrow({ where: { domain }, select });
+}
+
+export type AdminShop = Awaited<ReturnType<typeof shopForAdmin>>;
+
+/** What the admin's home page shows about the shop. */
 export async function shopOverview(domain: string) {
-  const select = { id: true, domain: true, appPlan: true, installState: true } as const;
-  let shop = await prisma.shop.findUnique({ where: { domain }, select });
-  if (!shop) {
-    await ensureShopRow(domain);
-    shop = await prisma.shop.findUniqueOrThrow({ where: { domain }, select });
-  }
+  const shop = await shopForAdmin(domain);
   const contracts = await prisma.contract.count({ where: { shopId: shop.id, createdByService: true } });
   return { domain: shop.domain, plan: shop.appPlan, installState: shop.installState, contracts };
 }
