@@ -59,7 +59,7 @@ nav#app-nav{display:none;border-right:0;border-bottom:1px solid #d4d4d4}nav#app-
 <body><header><span class="title">Shopify admin (simulated) · ${escapeHtml(shopDomain)} · Apps › Subscriptions Service</span>
 <button id="menu-toggle" type="button" aria-expanded="false" aria-controls="app-nav">Menu</button></header>
 <div class="shell"><nav id="app-nav" aria-label="Subscriptions Service"><h2>Subscriptions Service</h2><ul></ul></nav>
-<main><iframe id="app-iframe" title="Subscriptions Service" src="${escapeHtml(src)}"></iframe></main></div>
+<main><iframe id="app-iframe" title="Subscriptions Service" allow="clipboard-write" src="${escapeHtml(src)}"></iframe></main></div>
 <div id="toasts" role="status" aria-live="polite"></div>
 <script>
 (function () {
