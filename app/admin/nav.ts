@@ -13,4 +13,5 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { label: "Home", href: "/app" },
   { label: "API keys", href: "/app/keys" },
   { label: "Risk Center", href: "/app/risks" },
+  { label: "Analytics", href: "/app/analytics" },
 ];

@@ -30,9 +30,14 @@ export async function newShop(request: APIRequestContext, name: string, opts: Re
 export function watchConsole(page: Page) {
   const errors: string[] = [];
   page.on("console", (m) => {
-    if (m.type() === "error") errors.push(`${m.location().url}: ${m.text()}`);
+    if (m.type() !== "error") return;
+    errors.push(`${m.location().url}: ${m.text()}`);
+    process.stdout.write(`[browser console error] ${errors[errors.length - 1]}\n`); // seen even when a later step fails first
   });
-  page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+  page.on("pageerror", (e) => {
+    errors.push(`pageerror: ${e.message}`);
+    process.stdout.write(`[browser page error] ${e.stack ?? e.message}\n`);
+  });
   return { errors, expectNone: () => expect(errors, "console errors").toEqual([]) };
 }
 
@@ -72,12 +77,24 @@ export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
   expect(overflow, "horizontal overflow in px").toBeLessThanOrEqual(0);
 }
 
-/** The operator CLI against the e2e run's database (a support override, e.g. `shops plan`). */
+// The e2e run's database, Redis prefix, simulator and app (tests/e2e/serve.ts), for scripts run beside it.
+const e2eEnv = () => ({
+  ...process.env,
+  DATABASE_URL: `${PG_BASE}/${workerDb("e2e")}`,
+  REDIS_URL,
+  REDIS_PREFIX: redisPrefix("e2e"),
+  SHOPIFY_APP_URL: APP,
+  SHOPIFY_SIMULATOR_URL: SIM,
+});
+
+/** The operator CLI against the e2e run (support overrides such as `shops plan`, `mirror reconcile`). */
 export function cli(...args: string[]): string {
-  return execFileSync("node_modules/.bin/tsx", ["scripts/cli.ts", ...args], {
-    env: { ...process.env, DATABASE_URL: `${PG_BASE}/${workerDb("e2e")}`, REDIS_URL, REDIS_PREFIX: redisPrefix("e2e") },
-    encoding: "utf8",
-  });
+  return execFileSync("node_modules/.bin/tsx", ["scripts/cli.ts", ...args], { env: e2eEnv(), encoding: "utf8" });
+}
+
+/** A fixture script from tests/e2e/fixtures/seed-<name>.ts, written through Prisma into the e2e database. */
+export function seed(name: string, ...args: string[]): void {
+  execFileSync("node_modules/.bin/tsx", [`tests/e2e/fixtures/seed-${name}.ts`, ...args], { env: e2eEnv(), encoding: "utf8" });
 }
 
 /** Calls the app's Admin API with a key. */
