@@ -20,6 +20,13 @@ export function minorUnitExponent(currencyCode: string): number {
   return EXPONENT[currencyCode.toUpperCase()] ?? 2;
 }
 
+/** The exponent table grouped for SQL (every code not listed has exponent 2). */
+export function currenciesByExponent(): Array<[exponent: number, codes: string[]]> {
+  const groups = new Map<number, string[]>();
+  for (const [code, exp] of Object.entries(EXPONENT)) groups.set(exp, [...(groups.get(exp) ?? []), code]);
+  return [...groups.entries()];
+}
+
 /** Exact decimal string for an integer (or bigint) amount of minor units. */
 export function formatMinor(minor: number | bigint, currencyCode: string): string {
   const exp = minorUnitExponent(currencyCode);

@@ -6,20 +6,13 @@ import { Prisma } from "@prisma/client";
 import { prisma } from "../db.server";
 import { ApiError } from "../errors";
 import { money, iso, type Money } from "./money.server";
-import { afterSql, type PageRequest, type PageResult, type Keyset } from "./paging.server";
+import { type PageRequest, type PageResult } from "./paging.server";
+import { SUBSCRIPTION_FILTER_STATUSES, subscriptionFilterSql, type SubscriptionFilterOptions } from "./subscription-filters.server";
 import { enumParam, gidParam, timestampParam, type Query } from "./query.server";
 import { giftJson, type GiftJson } from "./gifts.server";
 
-export const SUBSCRIPTION_FILTER_STATUSES = ["ACTIVE", "PAUSED", "CANCELLED", "EXPIRED"] as const;
-export type SubscriptionFilterStatus = (typeof SUBSCRIPTION_FILTER_STATUSES)[number];
-
-export interface SubscriptionFilters {
-  status?: SubscriptionFilterStatus;
-  /** Matches selling_plan_group_id. */
-  planId?: string;
-  customerId?: string;
-  updatedAfter?: Date;
-}
+/** The Admin API list's filters are the shared ones (docs/decisions/055-subscription-filters.md). */
+export type SubscriptionFilters = SubscriptionFilterOptions;
 
 export interface ReadContext {
   shopId: string;
@@ -27,11 +20,12 @@ export interface ReadContext {
   canReadCustomers: boolean;
 }
 
+/** GET /subscriptions (spec 1): status, plan_id (a selling plan group), customer_id, updated_after. */
 export function parseSubscriptionFilters(q: Query): SubscriptionFilters {
   return {
     status: enumParam(q, "status", SUBSCRIPTION_FILTER_STATUSES),
-    planId: gidParam(q, "plan_id", "SellingPlanGroup"),
-    customerId: gidParam(q, "customer_id", "Customer"),
+    sellingPlanGroupGid: gidParam(q, "plan_id", "SellingPlanGroup"),
+    customerGid: gidParam(q, "customer_id", "Customer"),
     updatedAfter: timestampParam(q, "updated_after"),
   };
 }
@@ -121,24 +115,14 @@ export function subscriptionJson(r: ContractRow): SubscriptionJson {
   };
 }
 
-/** The WHERE clause of the list (shared with the bench's direct-pg floor). */
-export function subscriptionWhere(shopId: string, f: SubscriptionFilters, after: Keyset | null): Prisma.Sql {
-  const parts: Prisma.Sql[] = [Prisma.sql`shop_id = ${shopId} AND created_by_service`];
-  if (f.status) parts.push(Prisma.sql`status = ${f.status}::"ContractStatus"`);
-  if (f.planId) parts.push(Prisma.sql`selling_plan_group_gid = ${f.planId}`);
-  if (f.customerId) parts.push(Prisma.sql`customer_gid = ${f.customerId}`);
-  if (f.updatedAfter) parts.push(Prisma.sql`updated_at > ${f.updatedAfter}`);
-  return Prisma.sql`${Prisma.join(parts, " AND ")}${afterSql(after)}`;
-}
-
 export async function listSubscriptions(
-  ctx: ReadContext & { filters: SubscriptionFilters; page: PageRequest },
+  ctx: ReadContext & { filters: SubscriptionFilters; page: PageRequest; now?: Date },
 ): Promise<PageResult<SubscriptionJson>> {
   const { limit, after } = ctx.page;
   // A keyset page on the hot-path pool (app/pg.server.ts): the list the benches measure.
   const rows = await hotQuery<ContractRow>(Prisma.sql`
     SELECT ${Prisma.raw(SUBSCRIPTION_COLUMNS)} FROM contracts
-    WHERE ${subscriptionWhere(ctx.shopId, ctx.filters, after)}
+    WHERE ${subscriptionFilterSql(ctx.shopId, ctx.filters, { after, now: ctx.now })}
     ORDER BY created_at DESC, id DESC
     LIMIT ${limit + 1}`);
   const more = rows.length > limit;

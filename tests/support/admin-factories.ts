@@ -106,6 +106,9 @@ export interface ContractSeed {
   nextBillingAt?: Date | null;
   billingInterval?: string | null;
   billingIntervalCount?: number | null;
+  productTitle?: string | null;
+  frequencyLabel?: string | null;
+  orderName?: string | null;
 }
 
 export function contractData(shopId: string, s: ContractSeed = {}, i = 0) {
@@ -124,7 +127,9 @@ export function contractData(shopId: string, s: ContractSeed = {}, i = 0) {
     billingInterval: s.billingInterval === undefined ? "MONTH" : s.billingInterval,
     billingIntervalCount: s.billingIntervalCount === undefined ? 1 : s.billingIntervalCount,
     nextBillingAt: s.nextBillingAt === undefined ? new Date(Date.now() + 10 * 86_400_000) : s.nextBillingAt,
-    productTitle: "Coffee beans",
+    productTitle: s.productTitle === undefined ? "Coffee beans" : s.productTitle,
+    frequencyLabel: s.frequencyLabel ?? null,
+    orderName: s.orderName ?? null,
     createdAt,
     updatedAt: s.updatedAt ?? createdAt,
   } as const;
