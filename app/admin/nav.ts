@@ -11,6 +11,7 @@ export interface NavItem {
 
 export const ADMIN_NAV: readonly NavItem[] = [
   { label: "Home", href: "/app" },
+  { label: "Subscriptions", href: "/app/subscriptions" },
   { label: "API keys", href: "/app/keys" },
   { label: "Risk Center", href: "/app/risks" },
   { label: "Analytics", href: "/app/analytics" },

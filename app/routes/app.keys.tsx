@@ -10,7 +10,6 @@ import {
   Badge,
   Banner,
   BlockStack,
-  Box,
   Button,
   Card,
   Checkbox,
@@ -24,6 +23,7 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { adminContext } from "../admin/context.server";
+import { ConfirmModal } from "../admin/confirm-modal";
 import { keyUsage } from "../domain/key-usage.server";
 import { listKeys, mintKey, MINTABLE_SCOPES, PUBLISHABLE_SCOPES, revokeKey, type KeyKind } from "../domain/keys.server";
 import { ApiError } from "../errors";
@@ -268,19 +268,9 @@ export default function ApiKeys() {
           </BlockStack>
         </Layout.Section>
       </Layout>
-      <Modal
-        open={!!confirm}
-        onClose={() => setConfirm(null)}
-        title={`Revoke “${confirm?.name ?? ""}”?`}
-        primaryAction={{ content: "Revoke key", destructive: true, onAction: revoke }}
-        secondaryActions={[{ content: "Cancel", onAction: () => setConfirm(null) }]}
-      >
-        <Modal.Section>
-          <Box>
-            <Text as="p">Every request made with this key is refused at once (401 credential_revoked). This cannot be undone.</Text>
-          </Box>
-        </Modal.Section>
-      </Modal>
+      <ConfirmModal open={!!confirm} onClose={() => setConfirm(null)} title={`Revoke “${confirm?.name ?? ""}”?`} confirmLabel="Revoke key" onConfirm={revoke}>
+        Every request made with this key is refused at once (401 credential_revoked). This cannot be undone.
+      </ConfirmModal>
     </Page>
   );
 }

@@ -6,7 +6,8 @@ import { useEffect, useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Button, Card, InlineStack, Layout, Modal, Page, Text, TextField } from "@shopify/polaris";
+import { Banner, BlockStack, Button, Card, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
+import { ConfirmModal } from "../admin/confirm-modal";
 import { adminContext } from "../admin/context.server";
 import { formatDate, formatDateTime, formatMoney, statusLabel } from "../admin/format";
 import { StatusBadge } from "../admin/status-badge";
@@ -215,24 +216,19 @@ export default function SubscriptionDetail() {
           </Card>
         </Layout.Section>
       </Layout>
-      <Modal
+      <ConfirmModal
         open={confirmCancel}
         onClose={() => setConfirmCancel(false)}
         title={`Cancel subscription ${number}?`}
-        primaryAction={{
-          content: "Cancel subscription",
-          destructive: true,
-          onAction: () => {
-            setConfirmCancel(false);
-            run("cancel");
-          },
+        confirmLabel="Cancel subscription"
+        cancelLabel="Keep it"
+        onConfirm={() => {
+          setConfirmCancel(false);
+          run("cancel");
         }}
-        secondaryActions={[{ content: "Keep it", onAction: () => setConfirmCancel(false) }]}
       >
-        <Modal.Section>
-          <Text as="p">The customer will no longer be billed. Cancelling is final: the subscription cannot be resumed.</Text>
-        </Modal.Section>
-      </Modal>
+        The customer will no longer be billed. Cancelling is final: the subscription cannot be resumed.
+      </ConfirmModal>
     </Page>
   );
 }
