@@ -1,10 +1,11 @@
 // The Shopify app: OAuth/token exchange, embedded-admin auth, session storage, webhook HMAC.
 // Webhook subscriptions themselves are declared in shopify.app.toml (app-specific webhooks).
 import "@shopify/shopify-app-remix/adapters/node";
-import { ApiVersion, AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { prisma } from "./db.server";
 import { env } from "./env.server";
+import { LIBRARY_API_VERSION } from "./platform/api-version";
 import { ensurePlatformRouting } from "./platform/index.server";
 import { markInstalled } from "./domain/shop-lifecycle.server";
 
@@ -16,7 +17,8 @@ const config = env();
 const shopify = shopifyApp({
   apiKey: config.SHOPIFY_API_KEY,
   apiSecretKey: config.SHOPIFY_API_SECRET,
-  apiVersion: ApiVersion.July25,
+  // Pinned with the adapter to one version (docs/decisions/031-shopify-api-version.md).
+  apiVersion: LIBRARY_API_VERSION,
   scopes: config.SCOPES.split(","),
   appUrl: config.SHOPIFY_APP_URL,
   authPathPrefix: "/auth",
@@ -32,7 +34,6 @@ const shopify = shopifyApp({
 });
 
 export default shopify;
-export const apiVersion = ApiVersion.July25;
 /** Shopify's frame headers; in simulator mode the simulated admin (its own origin) may frame the app too. */
 export function addDocumentResponseHeaders(request: Request, headers: Headers): void {
   shopify.addDocumentResponseHeaders(request, headers);

@@ -1,22 +1,12 @@
-// POST /shops/<shop>/admin/api/<version>/graphql.json — the Admin GraphQL API for the root
-// fields the app uses. Each resolver reads `variables` and answers with Shopify's payload
-// shape; refusals are `userErrors { field message code }` in the payload, HTTP 200, as on Shopify.
+// POST /shops/<shop>/admin/api/<version>/graphql.json — the Admin GraphQL API. Checks the access
+// token and the API version, applies injected failures, then executes the document against
+// Shopify's Admin schema (graphql-exec.ts) with the resolvers of admin-resolvers.ts.
+import { SHOPIFY_API_VERSION } from "../app/platform/api-version";
 import type { SimCore } from "./core";
-import { parseDocument } from "./graphql-document";
-import { numericIdOf, type Failure, type ShopState, type UserError } from "./state";
-import {
-  commitDraft,
-  openDraft,
-  ownContract,
-  sendPaymentMethodUpdateEmail,
-  setMetafields,
-  setNextBillingDate,
-  setStatus,
-  skipBillingCycle,
-  updateDraftLine,
-  type Outcome,
-} from "./store";
-import { gqlContract, gqlLine, gqlSellingPlanGroup, gqlShop, gqlVariant } from "./serialize";
+import { MUTATION, QUERY, type AdminContext, type RootResolver } from "./admin-resolvers";
+import { executeRequest, prepareRequest, refusedPayload, type PreparedRequest } from "./graphql-exec";
+import { adminSchema } from "./schema";
+import type { Failure, ShopState, UserError } from "./state";
 
 export interface HttpAnswer {
   status: number;
@@ -28,145 +18,7 @@ export interface HttpAnswer {
   text?: string;
 }
 
-type Vars = Record<string, unknown>;
-type Resolver = (core: SimCore, shop: ShopState, vars: Vars) => { data: unknown; userErrors: boolean };
-
 const COST = { requestedQueryCost: 12, actualQueryCost: 12, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1988, restoreRate: 100 } };
-
-/** Mutation payload: the named objects on success, nulls + userErrors on refusal. */
-function payload<T>(outcome: Outcome<T>, onOk: (v: T) => Record<string, unknown>, nullKeys: string[]) {
-  if (outcome.ok) return { ...onOk(outcome.value), userErrors: [] };
-  return { ...Object.fromEntries(nullKeys.map((k) => [k, null])), userErrors: outcome.userErrors };
-}
-
-function mutation<T>(
-  run: (core: SimCore, shop: ShopState, vars: Vars) => Outcome<T>,
-  onOk: (v: T, shop: ShopState) => Record<string, unknown>,
-  nullKeys: string[],
-): Resolver {
-  return (core, shop, vars) => {
-    const outcome = run(core, shop, vars);
-    if (outcome.ok) core.commit(shop, outcome.events);
-    return { data: payload(outcome, (v) => onOk(v, shop), nullKeys), userErrors: !outcome.ok };
-  };
-}
-
-const statusMutation = (target: "PAUSED" | "ACTIVE" | "CANCELLED") =>
-  mutation(
-    (core, shop, v) => setStatus(shop, v.subscriptionContractId, target, core.now()),
-    (c, shop) => ({ contract: gqlContract(shop, c) }),
-    ["contract"],
-  );
-
-const asRecord = (v: unknown): Record<string, unknown> => (v && typeof v === "object" ? (v as Record<string, unknown>) : {});
-
-export const RESOLVERS: Record<string, Resolver> = {
-  shop: (_core, shop) => ({ data: gqlShop(shop), userErrors: false }),
-
-  subscriptionContract: (_core, shop, v) => {
-    const c = ownContract(shop, v.id);
-    return { data: c ? gqlContract(shop, c) : null, userErrors: false };
-  },
-
-  subscriptionContracts: (_core, shop, v) => {
-    const first = Math.min(Math.max(Number(v.first ?? 50), 1), 250);
-    const after = typeof v.after === "string" && v.after ? Number(Buffer.from(v.after, "base64url").toString()) : 0;
-    const own = Object.values(shop.contracts)
-      .filter((c) => c.app === "self" && numericIdOf(c.id) > after)
-      .sort((a, b) => numericIdOf(a.id) - numericIdOf(b.id));
-    const page = own.slice(0, first);
-    const cursor = (id: string) => Buffer.from(String(numericIdOf(id))).toString("base64url");
-    const nodes = page.map((c) => gqlContract(shop, c));
-    return {
-      data: {
-        nodes,
-        edges: nodes.map((node) => ({ node, cursor: cursor(node.id) })),
-        pageInfo: { hasNextPage: own.length > first, endCursor: page.length ? cursor(page[page.length - 1].id) : null },
-      },
-      userErrors: false,
-    };
-  },
-
-  sellingPlanGroup: (_core, shop, v) => {
-    const g = typeof v.id === "string" ? shop.sellingPlanGroups[v.id] : undefined;
-    if (!g) return { data: null, userErrors: false };
-    // The one field with an argument the app reads; arguments come from variables only.
-    const variant = typeof v.productVariantId === "string" ? v.productVariantId : null;
-    return { data: { ...gqlSellingPlanGroup(g), appliesToProductVariant: variant ? g.variantIds.includes(variant) : null }, userErrors: false };
-  },
-
-  productVariant: (_core, shop, v) => {
-    const variant = typeof v.id === "string" ? shop.variants[v.id] : undefined;
-    return { data: variant ? gqlVariant(shop, variant) : null, userErrors: false };
-  },
-
-  nodes: (_core, shop, v) => {
-    const ids = Array.isArray(v.ids) ? v.ids : [];
-    return {
-      data: ids.map((id) => {
-        const variant = typeof id === "string" ? shop.variants[id] : undefined;
-        if (variant) return gqlVariant(shop, variant);
-        const c = ownContract(shop, id);
-        return c ? { __typename: "SubscriptionContract", ...gqlContract(shop, c) } : null;
-      }),
-      userErrors: false,
-    };
-  },
-
-  subscriptionContractPause: statusMutation("PAUSED"),
-  subscriptionContractActivate: statusMutation("ACTIVE"),
-  subscriptionContractCancel: statusMutation("CANCELLED"),
-
-  subscriptionContractSetNextBillingDate: mutation(
-    (core, shop, v) => setNextBillingDate(shop, v.contractId, v.date, core.now()),
-    (c, shop) => ({ contract: gqlContract(shop, c) }),
-    ["contract"],
-  ),
-
-  subscriptionBillingCycleSkip: mutation(
-    (core, shop, v) => {
-      const sel = asRecord(v.billingCycleSelector);
-      return skipBillingCycle(shop, sel.contractId, asRecord(sel.selector), core.now());
-    },
-    (cycle) => ({ billingCycle: cycle }),
-    ["billingCycle"],
-  ),
-
-  subscriptionContractUpdate: mutation(
-    (core, shop, v) => openDraft(core.state, shop, v.contractId, core.now()),
-    (d) => ({ draft: { id: d.id } }),
-    ["draft"],
-  ),
-
-  subscriptionDraftLineUpdate: mutation(
-    (_core, shop, v) => updateDraftLine(shop, v.draftId, v.lineId, asRecord(v.input)),
-    ({ draft, line }, shop) => ({
-      draft: { id: draft.id },
-      lineUpdated: gqlLine(line, shop.contracts[draft.contractId]?.currencyCode ?? shop.currencyCode),
-    }),
-    ["draft", "lineUpdated"],
-  ),
-
-  subscriptionDraftCommit: mutation(
-    (core, shop, v) => commitDraft(shop, v.draftId, core.now()),
-    (c, shop) => ({ contract: gqlContract(shop, c) }),
-    ["contract"],
-  ),
-
-  customerPaymentMethodSendUpdateEmail: mutation(
-    (core, shop, v) => sendPaymentMethodUpdateEmail(core.state, shop, v.customerPaymentMethodId, core.now()),
-    (customer) => ({ customer: { id: customer.id } }),
-    ["customer"],
-  ),
-
-  metafieldsSet: mutation(
-    (core, shop, v) => setMetafields(core.state, shop, v.metafields, core.now()),
-    (metafields) => ({ metafields }),
-    ["metafields"],
-  ),
-};
-
-export const SUPPORTED_OPERATIONS = Object.keys(RESOLVERS);
 
 /** Takes (and consumes) the next injected failure for `operation`, if any. */
 export function takeFailure(shop: ShopState, operation: string): Failure | undefined {
@@ -182,84 +34,86 @@ export function takeFailure(shop: ShopState, operation: string): Failure | undef
 }
 
 const INVALID_TOKEN = { errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" };
+const asRecord = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
-export function handleAdminGraphql(core: SimCore, shopDomain: string, accessToken: string | undefined, body: unknown): HttpAnswer {
+/**
+ * The root value for one request: each simulated root field's resolver, wrapped so that every
+ * call is logged, and an injected `userErrors` failure answers in place of the resolver.
+ */
+function rootValueFor(core: SimCore, shop: ShopState, request: PreparedRequest, variables: Record<string, unknown>, injected: Map<string, UserError[]>) {
+  const resolvers = request.operation.operation === "mutation" ? MUTATION : QUERY;
+  const root: Record<string, unknown> = {};
+  for (const [name, resolve] of Object.entries(resolvers) as [string, RootResolver][]) {
+    root[name] = (args: Record<string, unknown>, ctx: AdminContext) => {
+      const userErrors = injected.get(name);
+      if (userErrors) {
+        core.record(shop, { api: "admin", operation: name, variables, outcome: "user_errors" });
+        return refusedPayload(request.rootType, name, userErrors);
+      }
+      const value = resolve(args, ctx);
+      const refused = Array.isArray(asRecord(value).userErrors) && (asRecord(value).userErrors as unknown[]).length > 0;
+      core.record(shop, { api: "admin", operation: name, variables, outcome: refused ? "user_errors" : "ok" });
+      return value;
+    };
+  }
+  return root;
+}
+
+export function handleAdminGraphql(core: SimCore, shopDomain: string, version: string, accessToken: string | undefined, body: unknown): HttpAnswer {
   const shop = core.shop(shopDomain);
   if (!shop || !shop.installation || !accessToken || accessToken !== shop.installation.accessToken) {
     core.record(shop, { api: "admin", operation: "(auth)", variables: {}, outcome: "unauthorized" });
     return { status: 401, body: INVALID_TOKEN };
   }
-  const { query, variables } = asRecord(body) as { query?: unknown; variables?: unknown };
-  if (typeof query !== "string") return { status: 400, body: { errors: { query: "Required parameter missing or invalid" } } };
-  let doc;
-  try {
-    doc = parseDocument(query);
-  } catch (err) {
-    return { status: 200, body: { errors: [{ message: (err as Error).message, extensions: { code: "PARSE_ERROR" } }] } };
+  // Only the version whose schema is vendored is simulated: a caller on another version would
+  // be answered by Shopify with another schema (docs/decisions/031-shopify-api-version.md).
+  if (version !== SHOPIFY_API_VERSION) {
+    return { status: 404, body: { errors: `API version ${version} is not simulated: the simulator serves ${SHOPIFY_API_VERSION}` } };
   }
-  const vars = asRecord(variables);
+  const headers = { "X-Shopify-API-Version": SHOPIFY_API_VERSION };
+  const { query, variables: rawVariables, operationName } = asRecord(body);
+  if (typeof query !== "string") return { status: 400, body: { errors: { query: "Required parameter missing or invalid" } }, headers };
+  const variables = asRecord(rawVariables);
+
+  const schema = adminSchema();
+  const prepared = prepareRequest(schema, query, typeof operationName === "string" ? operationName : null);
+  if (!prepared.ok) {
+    core.record(shop, { api: "admin", operation: "(invalid document)", variables, outcome: "graphql_errors" });
+    return { status: 200, body: { errors: prepared.errors }, headers };
+  }
+  const request = prepared.request;
 
   // Injected failures apply to the whole request, as a real outage or throttle would.
   let delayMs = 0;
-  for (const operation of doc.rootFields) {
+  const injected = new Map<string, UserError[]>();
+  for (const operation of request.rootFields) {
     const failure = takeFailure(shop, operation);
     if (!failure) continue;
     core.changed();
     if ("delayMs" in failure) {
       delayMs = Math.max(delayMs, failure.delayMs);
-      continue;
-    }
-    if ("status" in failure) {
-      core.record(shop, { api: "admin", operation, variables: vars, outcome: "http_error" });
-      return { status: failure.status, body: { errors: "Service Unavailable (simulated)" } };
-    }
-    if ("throttled" in failure) {
-      core.record(shop, { api: "admin", operation, variables: vars, outcome: "throttled" });
+    } else if ("status" in failure) {
+      core.record(shop, { api: "admin", operation, variables, outcome: "http_error" });
+      return { status: failure.status, body: { errors: "Service Unavailable (simulated)" }, headers };
+    } else if ("throttled" in failure) {
+      core.record(shop, { api: "admin", operation, variables, outcome: "throttled" });
       return {
         status: 200,
+        headers,
         body: {
           errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }],
           extensions: { cost: { requestedQueryCost: 12, actualQueryCost: null, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 2, restoreRate: 100 } } },
         },
       };
+    } else {
+      injected.set(operation, failure.userErrors);
     }
-    core.record(shop, { api: "admin", operation, variables: vars, outcome: "user_errors" });
-    return { status: 200, body: { data: { [operation]: injectedUserErrors(operation, failure.userErrors) }, extensions: { cost: COST } } };
   }
 
-  const data: Record<string, unknown> = {};
-  for (const operation of doc.rootFields) {
-    const resolver = RESOLVERS[operation];
-    if (!resolver) {
-      const kind = doc.type === "mutation" ? "Mutation" : "QueryRoot";
-      return {
-        status: 200,
-        body: { errors: [{ message: `Field '${operation}' doesn't exist on type '${kind}' (not simulated)`, extensions: { code: "undefinedField" } }] },
-      };
-    }
-    const result = resolver(core, shop, vars);
-    data[operation] = result.data;
-    core.record(shop, { api: "admin", operation, variables: vars, outcome: result.userErrors ? "user_errors" : "ok" });
+  const ctx: AdminContext = { core, shop };
+  const result = executeRequest(schema, request, rootValueFor(core, shop, request, variables, injected), ctx, variables);
+  if (result.errors && result.data === undefined) {
+    core.record(shop, { api: "admin", operation: request.rootFields.join(",") || "(none)", variables, outcome: "graphql_errors" });
   }
-  return { status: 200, body: { data, extensions: { cost: COST } }, delayMs };
-}
-
-const PAYLOAD_KEYS: Record<string, string[]> = {
-  subscriptionContractPause: ["contract"],
-  subscriptionContractActivate: ["contract"],
-  subscriptionContractCancel: ["contract"],
-  subscriptionContractSetNextBillingDate: ["contract"],
-  subscriptionBillingCycleSkip: ["billingCycle"],
-  subscriptionContractUpdate: ["draft"],
-  subscriptionDraftLineUpdate: ["draft", "lineUpdated"],
-  subscriptionDraftCommit: ["contract"],
-  customerPaymentMethodSendUpdateEmail: ["customer"],
-  metafieldsSet: ["metafields"],
-};
-
-function injectedUserErrors(operation: string, userErrors: UserError[]) {
-  const keys = PAYLOAD_KEYS[operation];
-  // An injected "failure" of a query has no userErrors slot: it answers null, like not found.
-  if (!keys) return null;
-  return { ...Object.fromEntries(keys.map((k) => [k, null])), userErrors };
+  return { status: 200, body: { ...result, extensions: { cost: COST } }, headers, delayMs };
 }

@@ -2,11 +2,14 @@
 // the simulated Shopify. Documented with examples in docs/simulator.md. JSON in, JSON out.
 import { z } from "zod";
 import type { SimCore } from "./core";
+import { SHOPIFY_API_VERSION } from "../app/platform/api-version";
 import type { HttpAnswer } from "./admin-graphql";
-import { SUPPORTED_OPERATIONS } from "./admin-graphql";
+import { SUPPORTED_OPERATIONS } from "./admin-resolvers";
+import { userErrorCodes } from "./graphql-exec";
+import { adminSchema } from "./schema";
 import { mintSessionToken } from "./jwt";
 import { contractPayload, customersDataRequestPayload, customersRedactPayload, shopPayload, shopRedactPayload } from "./payloads";
-import { numericIdOf, type Contract, type ShopState } from "./state";
+import { numericIdOf, type Contract, type Failure, type ShopState } from "./state";
 import {
   createContract,
   createCustomer,
@@ -136,6 +139,27 @@ function requireContract(shop: ShopState, id: string): Contract {
   const c = shop.contracts[toGid("SubscriptionContract", id)];
   if (!c) throw new ControlError(404, `Contract ${id} does not exist`);
   return c;
+}
+
+/**
+ * An injected failure names a root field of Shopify's Admin API, and injected userErrors carry
+ * codes that field's payload can carry: a test cannot rehearse an answer Shopify cannot give.
+ */
+function checkFailure(failure: Failure): Failure {
+  const schema = adminSchema();
+  const op = failure.operation;
+  if (!schema.getQueryType()?.getFields()[op] && !schema.getMutationType()?.getFields()[op]) {
+    throw new ControlError(400, `operation: ${op} is not a root field of Shopify's Admin API ${SHOPIFY_API_VERSION}`);
+  }
+  if ("userErrors" in failure) {
+    const codes = userErrorCodes(schema, op);
+    for (const e of failure.userErrors) {
+      if (codes && e.code !== null && !codes.includes(e.code)) {
+        throw new ControlError(400, `userErrors: code ${e.code} is not one ${op} can answer (${codes.join(", ")})`);
+      }
+    }
+  }
+  return failure;
 }
 
 const shopSummary = (s: ShopState) => ({
@@ -281,7 +305,7 @@ const ROUTES: [string, RegExp, Handler][] = [
     /^\/_sim\/shops\/([^/]+)\/failures$/,
     (core, [d], body) => {
       const shop = requireShop(core, d);
-      const failure = parse(FailureBody, body);
+      const failure = checkFailure(parse(FailureBody, body));
       shop.failures.push(failure);
       core.changed();
       return { ok: true, pending: shop.failures };

@@ -1,28 +1,102 @@
-// Stored objects → Admin GraphQL response shapes (full objects; see graphql-document.ts).
-import type { Contract, Line, PaymentMethod, SellingPlanGroup, ShopState, Variant } from "./state";
+// Stored objects → objects of Shopify's Admin GraphQL types, for graphql-js to execute against
+// (graphql-exec.ts). Each key is a field of the Shopify type, named as in the schema; a field
+// that takes arguments (connections, `appliesToProductVariant(...)`) is a function of its
+// arguments. Only the fields listed here are simulated: selecting another field of the type is
+// a NOT_SIMULATED error, never a silent null (docs/simulator.md#how-to-add-an-operation).
+import { fieldError } from "./graphql-exec";
+import type { Contract, Customer, Line, PaymentMethod, SellingPlanGroup, ShopState, Variant } from "./state";
+import { numericIdOf } from "./state";
+
+export interface ConnectionArgs {
+  first?: number | null;
+  last?: number | null;
+  after?: string | null;
+  before?: string | null;
+  reverse?: boolean | null;
+}
+
+/** Shopify's page size cap for connections. */
+export const MAX_PAGE = 250;
+
+const encodeCursor = (key: string) => Buffer.from(key).toString("base64url");
+const decodeCursor = (cursor: string) => Buffer.from(cursor, "base64url").toString();
+
+/**
+ * A Relay connection over `items` (already in their default order), as Shopify pages: `first`
+ * or `last` is required and at most 250; cursors are opaque; `reverse` flips the order. `toNode`
+ * shapes only the items on the page (a shop may hold a million contracts).
+ */
+export function connection<T, N = T>(items: T[], args: ConnectionArgs, keyOf: (item: T) => string, toNode?: (item: T) => N) {
+  const { first, last, after, before, reverse } = args;
+  if (first == null && last == null) throw fieldError("you must provide one of first or last", "BAD_REQUEST");
+  for (const n of [first, last]) {
+    if (n != null && (n < 0 || n > MAX_PAGE)) throw fieldError(`The page size must be between 0 and ${MAX_PAGE}`, "BAD_REQUEST");
+  }
+  let list = reverse ? [...items].reverse() : items;
+  if (after) {
+    const i = list.findIndex((item) => keyOf(item) === decodeCursor(after));
+    if (i >= 0) list = list.slice(i + 1);
+  }
+  if (before) {
+    const i = list.findIndex((item) => keyOf(item) === decodeCursor(before));
+    if (i >= 0) list = list.slice(0, i);
+  }
+  const total = list.length;
+  if (first != null) list = list.slice(0, first);
+  if (last != null) list = list.slice(Math.max(0, list.length - last));
+  const edges = list.map((item) => ({ node: toNode ? toNode(item) : (item as unknown as N), cursor: encodeCursor(keyOf(item)) }));
+  return {
+    nodes: edges.map((e) => e.node),
+    edges,
+    pageInfo: {
+      hasNextPage: first != null ? total > list.length : false,
+      hasPreviousPage: last != null ? total > list.length : Boolean(after),
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[edges.length - 1]?.cursor ?? null,
+    },
+  };
+}
+
+/** The id's numeric part as the sort and cursor key: Shopify lists by id by default. */
+export const idKey = (item: { id: string }) => String(numericIdOf(item.id)).padStart(16, "0");
+
+const money = (amount: string, currencyCode: string) => ({ amount, currencyCode });
 
 export function gqlLine(l: Line, currencyCode: string) {
   return {
+    __typename: "SubscriptionLine",
     id: l.id,
     productId: l.productId,
     variantId: l.variantId,
     title: l.title,
     variantTitle: l.variantTitle,
     quantity: l.quantity,
-    currentPrice: { amount: l.price, currencyCode },
+    currentPrice: money(l.price, currencyCode),
     sellingPlanId: l.sellingPlanId,
     sellingPlanName: l.sellingPlanName,
   };
 }
 
-export function gqlPaymentMethod(m: PaymentMethod) {
+export function gqlPaymentMethod(m: PaymentMethod, customer: Customer) {
   const instrument =
     m.kind === "credit_card"
       ? { __typename: "CustomerCreditCard", brand: m.brand, lastDigits: m.last4, expiryMonth: m.expiryMonth, expiryYear: m.expiryYear }
       : m.kind === "shop_pay"
         ? { __typename: "CustomerShopPayAgreement", lastDigits: m.last4, expiryMonth: m.expiryMonth, expiryYear: m.expiryYear }
         : { __typename: "CustomerPaypalBillingAgreement", paypalAccountEmail: m.paypalEmail };
-  return { id: m.id, revokedAt: m.revokedAt, instrument };
+  return { __typename: "CustomerPaymentMethod", id: m.id, revokedAt: m.revokedAt, instrument, customer: gqlCustomer(customer) };
+}
+
+export function gqlCustomer(c: Customer) {
+  return {
+    __typename: "Customer",
+    id: c.id,
+    firstName: c.firstName,
+    lastName: c.lastName,
+    displayName: `${c.firstName} ${c.lastName}`.trim(),
+    defaultEmailAddress: c.email ? { emailAddress: c.email } : null,
+    defaultPhoneNumber: c.phone ? { phoneNumber: c.phone } : null,
+  };
 }
 
 const policy = (p: Contract["billingPolicy"]) => ({
@@ -35,10 +109,11 @@ const policy = (p: Contract["billingPolicy"]) => ({
 
 export function gqlContract(shop: ShopState, c: Contract) {
   const lines = c.lines.map((l) => gqlLine(l, c.currencyCode));
-  const method = c.paymentMethodId
-    ? Object.values(shop.customers).flatMap((cu) => cu.paymentMethods).find((m) => m.id === c.paymentMethodId)
-    : undefined;
+  const owner = c.paymentMethodId ? Object.values(shop.customers).find((cu) => cu.paymentMethods.some((m) => m.id === c.paymentMethodId)) : undefined;
+  const method = owner?.paymentMethods.find((m) => m.id === c.paymentMethodId);
+  const customer = shop.customers[c.customerId];
   return {
+    __typename: "SubscriptionContract",
     id: c.id,
     status: c.status,
     nextBillingDate: c.nextBillingDate,
@@ -46,47 +121,89 @@ export function gqlContract(shop: ShopState, c: Contract) {
     updatedAt: c.updatedAt,
     revisionId: String(c.revisionId),
     currencyCode: c.currencyCode,
-    customer: { id: c.customerId },
-    originOrder: c.originOrder,
+    customer: customer ? gqlCustomer(customer) : { __typename: "Customer", id: c.customerId },
+    originOrder: c.originOrder ? { __typename: "Order", ...c.originOrder } : null,
     billingPolicy: policy(c.billingPolicy),
     deliveryPolicy: { interval: c.deliveryPolicy.interval, intervalCount: c.deliveryPolicy.intervalCount, anchors: c.deliveryPolicy.anchors },
-    lines: { nodes: lines, edges: lines.map((node) => ({ node, cursor: node.id })), pageInfo: { hasNextPage: false, endCursor: null } },
-    customerPaymentMethod: method ? gqlPaymentMethod(method) : null,
+    lines: (args: ConnectionArgs) => connection(lines, args, (l) => l.id),
+    // Shopify hides a revoked method unless asked with showRevoked: true.
+    customerPaymentMethod: ({ showRevoked }: { showRevoked?: boolean | null }) =>
+      method && owner && (!method.revokedAt || showRevoked) ? gqlPaymentMethod(method, owner) : null,
+  };
+}
+
+/** An image as Shopify's `Media` (a MediaImage), keyed by the owner's numeric id. */
+function mediaImage(ownerId: string, url: string) {
+  const image = { url, altText: null };
+  return {
+    __typename: "MediaImage",
+    id: `gid://shopify/MediaImage/${numericIdOf(ownerId)}`,
+    alt: null,
+    mediaContentType: "IMAGE",
+    status: "READY",
+    image,
+    preview: { image, status: "READY" },
   };
 }
 
 export function gqlVariant(shop: ShopState, v: Variant) {
   const product = shop.products[v.productId];
+  const media = v.imageUrl ? [mediaImage(v.id, v.imageUrl)] : [];
   return {
     __typename: "ProductVariant",
     id: v.id,
     title: v.title,
+    displayName: `${product?.title ?? ""} - ${v.title}`,
     price: v.price,
     sku: v.sku,
     availableForSale: v.available,
-    image: v.imageUrl ? { url: v.imageUrl } : null,
-    product: { id: v.productId, title: product?.title ?? "", featuredImage: product?.imageUrl ? { url: product.imageUrl } : null },
+    media: (args: ConnectionArgs) => connection(media, args, (m) => m.id),
+    // Deprecated in Shopify's schema (use media / featuredMedia), still answered for old callers.
+    image: v.imageUrl ? { url: v.imageUrl, altText: null } : null,
+    product: {
+      __typename: "Product",
+      id: v.productId,
+      title: product?.title ?? "",
+      featuredMedia: product?.imageUrl ? mediaImage(product.id, product.imageUrl) : null,
+      featuredImage: product?.imageUrl ? { url: product.imageUrl, altText: null } : null,
+    },
   };
 }
 
-export function gqlSellingPlanGroup(g: SellingPlanGroup) {
-  const plans = g.sellingPlans.map((p) => ({ id: p.id, name: p.name, billingPolicy: { interval: p.interval, intervalCount: p.intervalCount } }));
+export function gqlSellingPlanGroup(shop: ShopState, g: SellingPlanGroup) {
+  const plans = g.sellingPlans.map((p) => ({
+    __typename: "SellingPlan",
+    id: p.id,
+    name: p.name,
+    billingPolicy: { __typename: "SellingPlanRecurringBillingPolicy", interval: p.interval, intervalCount: p.intervalCount },
+    deliveryPolicy: { __typename: "SellingPlanRecurringDeliveryPolicy", interval: p.interval, intervalCount: p.intervalCount },
+  }));
+  const variants = g.variantIds.flatMap((id) => (shop.variants[id] ? [gqlVariant(shop, shop.variants[id])] : []));
   return {
+    __typename: "SellingPlanGroup",
     id: g.id,
     name: g.name,
     merchantCode: g.merchantCode,
-    sellingPlans: { nodes: plans, edges: plans.map((node) => ({ node, cursor: node.id })) },
-    productVariants: { nodes: g.variantIds.map((id) => ({ id })) },
+    sellingPlans: (args: ConnectionArgs) => connection(plans, args, idKey),
+    productVariants: (args: ConnectionArgs) => connection(variants, args, idKey),
+    appliesToProductVariant: ({ productVariantId }: { productVariantId: string }) => g.variantIds.includes(productVariantId),
   };
 }
 
 export function gqlShop(s: ShopState) {
   return {
+    __typename: "Shop",
     id: `gid://shopify/Shop/${s.numericId}`,
     name: s.name,
     email: s.email,
+    contactEmail: s.email,
     myshopifyDomain: s.domain,
     currencyCode: s.currencyCode,
-    plan: { displayName: s.plan.displayName, partnerDevelopment: s.plan.partnerDevelopment, shopifyPlus: s.plan.shopifyPlus },
+    plan: {
+      displayName: s.plan.displayName,
+      publicDisplayName: s.plan.displayName,
+      partnerDevelopment: s.plan.partnerDevelopment,
+      shopifyPlus: s.plan.shopifyPlus,
+    },
   };
 }

@@ -11,6 +11,7 @@ import { handleCustomerAccount } from "./customer-account";
 import { handleTokenExchange } from "./oauth";
 import { loadState, StateWriter } from "./persistence";
 import type { SimState } from "./state";
+import { adminSchema, customerAccountSchema } from "./schema";
 import { readWebhookConfig, WebhookDispatcher } from "./webhooks";
 
 export interface SimulatorOptions {
@@ -103,17 +104,20 @@ export async function route(core: SimCore, req: IncomingMessage): Promise<HttpAn
   let m = ADMIN_GRAPHQL.exec(url.pathname);
   if (m) {
     if (method !== "POST") return { status: 405, body: { errors: "Use POST" } };
-    return handleAdminGraphql(core, m[1], header("x-shopify-access-token"), body);
+    return handleAdminGraphql(core, m[1], m[2], header("x-shopify-access-token"), body);
   }
   m = TOKEN.exec(url.pathname);
   if (m && method === "POST") return handleTokenExchange(core, m[1], (body ?? {}) as Record<string, unknown>);
   m = CUSTOMER_ACCOUNT.exec(url.pathname);
-  if (m && method === "POST") return handleCustomerAccount(core, Number(m[1]), header("authorization"), body);
+  if (m && method === "POST") return handleCustomerAccount(core, Number(m[1]), m[2], header("authorization"), body);
 
   return { status: 404, body: { errors: `Not simulated: ${method} ${url.pathname}` } };
 }
 
 export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
+  // Build Shopify's schemas now (about a second, once per process) rather than on the first call.
+  adminSchema();
+  customerAccountSchema();
   const core = new SimCore(loadState(options.stateFile), {
     appUrl: options.appUrl,
     apiKey: options.apiKey,

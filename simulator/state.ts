@@ -150,7 +150,8 @@ export interface OperationRecord {
   api: "admin" | "customer_account" | "oauth";
   operation: string;
   variables: Record<string, unknown>;
-  outcome: "ok" | "user_errors" | "throttled" | "http_error" | "unauthorized";
+  /** graphql_errors: the document did not validate against the schema, or its variables did not fit. */
+  outcome: "ok" | "user_errors" | "throttled" | "http_error" | "unauthorized" | "graphql_errors";
 }
 
 /** One injected failure, consumed by the next call of `operation`. */

@@ -1,7 +1,9 @@
 // Every change to a shop's data: seeding (control API) and the transitions behind the Admin
 // GraphQL mutations. Each transition either refuses with Shopify-like userErrors and changes
 // nothing, or applies the change and returns the webhooks it causes. Pure data in, data out:
-// no HTTP here, so the rules are unit-testable.
+// no HTTP here, so the rules are unit-testable. A refusal's `code` must be a value of the
+// payload's userError code enum in Shopify's schema (the simulator's answers are serialized
+// through it: an unknown code is an error there, as it would be a contract break on Shopify).
 import {
   newGid,
   nextNumericId,
@@ -352,8 +354,8 @@ export function setNextBillingDate(shop: ShopState, contractId: unknown, date: u
   if (!c) return refuse("Contract does not exist", ["contractId"]);
   const parsed = typeof date === "string" ? new Date(date) : new Date(NaN);
   if (Number.isNaN(parsed.getTime())) return refuse("Date is invalid", ["date"]);
-  if (parsed.getTime() <= now.getTime()) return refuse("Next billing date must be in the future", ["date"], "INVALID_DATE");
-  if (TERMINAL.includes(c.status)) return refuse("Contract is no longer active", null, "CONTRACT_TERMINATED");
+  if (parsed.getTime() <= now.getTime()) return refuse("Next billing date must be in the future", ["date"]);
+  if (TERMINAL.includes(c.status)) return refuse("Contract is no longer active", null);
   c.nextBillingDate = parsed.toISOString();
   return ok(c, touch(c, now));
 }
@@ -370,28 +372,28 @@ export function skipBillingCycle(
   now: Date,
 ): Outcome<{ cycleIndex: number; skipped: boolean; billingAttemptExpectedDate: string }> {
   const c = ownContract(shop, contractId);
-  if (!c) return refuse("Contract does not exist", ["billingCycleSelector", "contractId"]);
-  if (TERMINAL.includes(c.status)) return refuse("Contract is no longer active", null, "CONTRACT_TERMINATED");
+  if (!c) return refuse("Contract does not exist", ["billingCycleInput", "contractId"]);
+  if (TERMINAL.includes(c.status)) return refuse("Contract is no longer active", null);
   let index: number | undefined;
   if (typeof selector?.index === "number") {
     if (!Number.isInteger(selector.index) || selector.index < 1) {
-      return refuse("Billing cycle index must be at least 1", ["billingCycleSelector", "selector", "index"]);
+      return refuse("Billing cycle index must be at least 1", ["billingCycleInput", "selector", "index"]);
     }
     index = selector.index;
   } else if (typeof selector?.date === "string") {
     const wanted = selector.date;
-    if (Number.isNaN(new Date(wanted).getTime())) return refuse("Date is invalid", ["billingCycleSelector", "selector", "date"]);
+    if (Number.isNaN(new Date(wanted).getTime())) return refuse("Date is invalid", ["billingCycleInput", "selector", "date"]);
     for (let i = 1; i <= 1000 && !index; i++) {
       const d = cycleDate(c, i);
       if (sameDay(d, new Date(wanted).toISOString())) index = i;
       if (d > new Date(wanted).toISOString()) break;
     }
-    if (!index) return refuse("No billing cycle on that date", ["billingCycleSelector", "selector", "date"], "CYCLE_NOT_FOUND");
+    if (!index) return refuse("No billing cycle on that date", ["billingCycleInput", "selector", "date"]);
   } else {
-    return refuse("Select a billing cycle by index or date", ["billingCycleSelector", "selector"]);
+    return refuse("Select a billing cycle by index or date", ["billingCycleInput", "selector"]);
   }
   const date = cycleDate(c, index);
-  if (date < now.toISOString()) return refuse("Billing cycle is in the past", ["billingCycleSelector", "selector"], "CYCLE_IN_PAST");
+  if (date < now.toISOString()) return refuse("Billing cycle is in the past", ["billingCycleInput", "selector"]);
   const events: SimEvent[] = [];
   if (!c.skippedCycles.includes(index)) {
     c.skippedCycles.push(index);
@@ -410,7 +412,7 @@ export function skipBillingCycle(
 export function openDraft(state: SimState, shop: ShopState, contractId: unknown, now: Date): Outcome<Draft> {
   const c = ownContract(shop, contractId);
   if (!c) return refuse("Contract does not exist", ["contractId"]);
-  if (TERMINAL.includes(c.status)) return refuse("Contract is no longer active", null, "CONTRACT_TERMINATED");
+  if (TERMINAL.includes(c.status)) return refuse("Contract is no longer active", null);
   // Abandoned drafts are how a refused edit ends; forget them after a day so the state stays small.
   const dayAgo = new Date(now.getTime() - 86400_000).toISOString();
   for (const d of Object.values(shop.drafts)) if (d.createdAt < dayAgo) delete shop.drafts[d.id];
@@ -468,7 +470,7 @@ export function commitDraft(shop: ShopState, draftId: unknown, now: Date): Outco
     delete shop.drafts[draft.id];
     return refuse("The contract changed since this draft was created", null, "STALE_CONTRACT");
   }
-  if (TERMINAL.includes(c.status)) return refuse("Contract is no longer active", null, "CONTRACT_TERMINATED");
+  if (TERMINAL.includes(c.status)) return refuse("Contract is no longer active", null);
   c.lines = draft.lines;
   delete shop.drafts[draft.id];
   return ok(c, touch(c, now));

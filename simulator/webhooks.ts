@@ -5,9 +5,11 @@ import { createHmac, randomUUID } from "node:crypto";
 import { readFileSync, existsSync } from "node:fs";
 import { parse as parseToml } from "smol-toml";
 import { log } from "../app/log.server";
+import { SHOPIFY_API_VERSION } from "../app/platform/api-version";
 import { pushCapped, type ShopState, type WebhookDelivery } from "./state";
 
-export const WEBHOOK_API_VERSION_DEFAULT = "2025-07";
+/** When shopify.app.toml names none (it does: the same version, checked by a test). */
+export const WEBHOOK_API_VERSION_DEFAULT = SHOPIFY_API_VERSION;
 
 export interface WebhookConfig {
   apiVersion: string;

@@ -3,8 +3,8 @@ import { assertNoUserErrors, PlatformError } from "../errors";
 import type { GqlUserError } from "./contract-fields";
 
 export const BILLING_CYCLE_SKIP = /* GraphQL */ `
-  mutation BillingCycleSkip($billingCycleSelector: SubscriptionBillingCycleInput!) {
-    subscriptionBillingCycleSkip(billingCycleSelector: $billingCycleSelector) {
+  mutation BillingCycleSkip($billingCycleInput: SubscriptionBillingCycleInput!) {
+    subscriptionBillingCycleSkip(billingCycleInput: $billingCycleInput) {
       billingCycle { cycleIndex skipped billingAttemptExpectedDate }
       userErrors { field message code }
     }
@@ -19,7 +19,7 @@ export interface BillingCycleSkipResult {
 }
 
 export function billingCycleSkipVariables(contractId: string, selector: { index?: number; date?: string }) {
-  return { billingCycleSelector: { contractId, selector } };
+  return { billingCycleInput: { contractId, selector } };
 }
 
 export function mapBillingCycleSkip(r: BillingCycleSkipResult) {

@@ -1,8 +1,7 @@
 // The one place that speaks HTTP to Shopify's Admin GraphQL API. It uses the global fetch, so
 // when app/platform/routing.server.ts is installed the very same request lands on the simulator.
+import { SHOPIFY_API_VERSION } from "../api-version";
 import { PlatformError } from "../errors";
-
-export const ADMIN_API_VERSION = "2025-07";
 
 export interface GraphqlError {
   message: string;
@@ -61,7 +60,7 @@ export async function adminGraphql<T>(
   options: ClientOptions = {},
 ): Promise<T> {
   const opts = { ...DEFAULTS, ...options };
-  const url = `https://${shop}/admin/api/${ADMIN_API_VERSION}/graphql.json`;
+  const url = `https://${shop}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`;
   const retryTransport = !isMutation(operation);
 
   for (let attempt = 0; ; attempt++) {

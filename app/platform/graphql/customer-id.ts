@@ -2,7 +2,7 @@
 // it lives on shopify.com, is addressed by the shop's numeric id, and takes the token as-is in
 // the Authorization header.
 import { PlatformError } from "../errors";
-import { ADMIN_API_VERSION } from "./client.server";
+import { SHOPIFY_API_VERSION } from "../api-version";
 
 export const CUSTOMER_ID = /* GraphQL */ `
   query CustomerId {
@@ -15,7 +15,7 @@ export interface CustomerIdResult {
 }
 
 export const customerAccountUrl = (shopNumericId: string) =>
-  `https://shopify.com/${shopNumericId}/account/customer/api/${ADMIN_API_VERSION}/graphql`;
+  `https://shopify.com/${shopNumericId}/account/customer/api/${SHOPIFY_API_VERSION}/graphql`;
 
 /**
  * POSTs the query. Every refusal of the token (4xx, GraphQL error, no customer) is null. Shopify

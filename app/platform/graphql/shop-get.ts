@@ -9,13 +9,13 @@ export const SHOP_GET = /* GraphQL */ `
       name
       myshopifyDomain
       currencyCode
-      plan { displayName partnerDevelopment }
+      plan { publicDisplayName partnerDevelopment }
     }
   }
 `;
 
 export interface ShopGetResult {
-  shop: { id: string; name: string; myshopifyDomain: string; currencyCode: string; plan: { displayName: string; partnerDevelopment: boolean } };
+  shop: { id: string; name: string; myshopifyDomain: string; currencyCode: string; plan: { publicDisplayName: string; partnerDevelopment: boolean } };
 }
 
 export const mapShopGet = (r: ShopGetResult): PlatformShop => ({
@@ -23,6 +23,6 @@ export const mapShopGet = (r: ShopGetResult): PlatformShop => ({
   name: r.shop.name,
   myshopifyDomain: r.shop.myshopifyDomain,
   currencyCode: r.shop.currencyCode,
-  planDisplayName: r.shop.plan.displayName,
+  planDisplayName: r.shop.plan.publicDisplayName,
   partnerDevelopment: r.shop.plan.partnerDevelopment,
 });

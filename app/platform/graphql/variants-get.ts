@@ -10,12 +10,17 @@ export const VARIANTS_GET = /* GraphQL */ `
         title
         price
         availableForSale
-        image { url }
-        product { title featuredImage { url } }
+        media(first: 1) { nodes { preview { image { url } } } }
+        product { title featuredMedia { preview { image { url } } } }
       }
     }
   }
 `;
+
+/** A product or variant image: `media`, not the deprecated `image` / `featuredImage`. */
+interface GqlMedia {
+  preview: { image: { url: string } | null } | null;
+}
 
 interface GqlVariant {
   __typename: "ProductVariant";
@@ -23,8 +28,8 @@ interface GqlVariant {
   title: string;
   price: string;
   availableForSale: boolean;
-  image: { url: string } | null;
-  product: { title: string; featuredImage: { url: string } | null };
+  media: { nodes: GqlMedia[] };
+  product: { title: string; featuredMedia: GqlMedia | null };
 }
 
 export interface VariantsGetResult {
@@ -39,6 +44,6 @@ export const mapVariantsGet = (r: VariantsGetResult): PlatformVariant[] =>
     title: v.title,
     productTitle: v.product.title,
     price: String(v.price),
-    imageUrl: v.image?.url ?? v.product.featuredImage?.url ?? null,
+    imageUrl: v.media.nodes[0]?.preview?.image?.url ?? v.product.featuredMedia?.preview?.image?.url ?? null,
     available: v.availableForSale,
   }));

@@ -123,7 +123,7 @@ describe("states and transitions", () => {
 
     await sim(simulator.url, "POST", `/shops/${s.shop.domain}/failures`, {
       operation: "subscriptionContractPause",
-      userErrors: [{ field: null, message: "Contract is being billed", code: "BILLING_IN_PROGRESS" }],
+      userErrors: [{ field: null, message: "Contract is being billed", code: "INVALID" }],
     });
     const p = await api(key, "POST", `/subscriptions/${enc(c.gid)}/pause`);
     expect(p.status).toBe(409);

@@ -42,7 +42,7 @@ async function postWebhook(topic: string, domain: string, payload: object, opts:
       "X-Shopify-Topic": topic,
       "X-Shopify-Shop-Domain": domain,
       "X-Shopify-Webhook-Id": opts.webhookId ?? randomUUID(),
-      "X-Shopify-API-Version": "2025-07",
+      "X-Shopify-API-Version": "2026-10",
       "X-Shopify-Triggered-At": new Date().toISOString(),
       "X-Shopify-Event-Id": randomUUID(),
     },

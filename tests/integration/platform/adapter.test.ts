@@ -13,6 +13,7 @@ import { createGraphqlAdapter } from "../../../app/platform/graphql/adapter.serv
 import { installSimulatorRouting, uninstallSimulatorRouting } from "../../../app/platform/routing.server";
 import { PlatformError } from "../../../app/platform/errors";
 import type { ShopifyPort } from "../../../app/platform/port";
+import { LIBRARY_API_VERSION, SHOPIFY_API_VERSION } from "../../../app/platform/api-version";
 
 const SECRET = process.env.SHOPIFY_API_SECRET ?? "dev-api-secret-not-for-production";
 const SHOP = "adapter-test.myshopify.com";
@@ -120,7 +121,7 @@ describe("GraphQL adapter against the simulator", () => {
     expect(hook!.path).toBe("/webhooks/subscription_contracts/update");
     expect(h["x-shopify-hmac-sha256"]).toBe(createHmac("sha256", SECRET).update(hook!.raw).digest("base64"));
     expect(h["x-shopify-shop-domain"]).toBe(SHOP);
-    expect(h["x-shopify-api-version"]).toBe("2025-07");
+    expect(h["x-shopify-api-version"]).toBe(SHOPIFY_API_VERSION);
     expect(h["x-shopify-webhook-id"]).toMatch(/^[0-9a-f-]{36}$/);
     expect(h["x-shopify-event-id"]).toBeTruthy();
     expect(h["x-shopify-triggered-at"]).toBeTruthy();
@@ -142,9 +143,9 @@ describe("GraphQL adapter against the simulator", () => {
 
     await control("POST", `/_sim/shops/${SHOP}/failures`, {
       operation: "subscriptionContractPause",
-      userErrors: [{ field: null, message: "Contract is being billed", code: "BILLING_IN_PROGRESS" }],
+      userErrors: [{ field: null, message: "Contract is being billed", code: "INVALID" }],
     });
-    expect(await rejection(port.pauseContract(c.id))).toMatchObject({ kind: "state_conflict", code: "BILLING_IN_PROGRESS" });
+    expect(await rejection(port.pauseContract(c.id))).toMatchObject({ kind: "state_conflict", code: "INVALID" });
     expect((await stored(c.id)).status).toBe("ACTIVE");
   });
 
@@ -261,7 +262,7 @@ describe("GraphQL adapter against the simulator", () => {
     const product = await control<{ id: string; variants: { id: string }[] }>("POST", `/_sim/shops/${SHOP}/products`, {
       title: "Coffee",
       imageUrl: "https://cdn.example/coffee.png",
-      variants: [{ title: "1 kg", price: "30.00" }, { title: "250 g", price: "9.00", available: false }],
+      variants: [{ title: "1 kg", price: "30.00", imageUrl: "https://cdn.example/1kg.png" }, { title: "250 g", price: "9.00", available: false }],
     });
     const group = await control<{ id: string; sellingPlans: { id: string }[] }>("POST", `/_sim/shops/${SHOP}/selling-plan-groups`, {
       name: "Subscribe & save",
@@ -280,7 +281,8 @@ describe("GraphQL adapter against the simulator", () => {
 
     const variants = await port.getVariants([...product.variants.map((v) => v.id), "gid://shopify/ProductVariant/404"]);
     expect(variants).toEqual([
-      { id: product.variants[0].id, title: "1 kg", productTitle: "Coffee", price: "30.00", imageUrl: "https://cdn.example/coffee.png", available: true },
+      // The variant's own image first (its media), else the product's featured media.
+      { id: product.variants[0].id, title: "1 kg", productTitle: "Coffee", price: "30.00", imageUrl: "https://cdn.example/1kg.png", available: true },
       { id: product.variants[1].id, title: "250 g", productTitle: "Coffee", price: "9.00", imageUrl: "https://cdn.example/coffee.png", available: false },
     ]);
   });
@@ -309,7 +311,7 @@ describe("token exchange through @shopify/shopify-api", () => {
       apiKey: process.env.SHOPIFY_API_KEY ?? "dev-api-key",
       apiSecretKey: SECRET,
       hostName: "127.0.0.1",
-      apiVersion: "2025-07" as never,
+      apiVersion: LIBRARY_API_VERSION,
       isEmbeddedApp: true,
       logger: { level: 0 },
     });
@@ -317,6 +319,14 @@ describe("token exchange through @shopify/shopify-api", () => {
     const { session } = await api.auth.tokenExchange({ shop: SHOP, sessionToken, requestedTokenType: RequestedTokenType.OfflineAccessToken });
     expect(session.accessToken).toBe(token);
     expect(session.id).toBe(`offline_${SHOP}`);
+
+    // The library's own GraphQL calls (Billing, admin.graphql) go to the same pinned version:
+    // the simulator serves only that one, and executes the library's document against its schema.
+    const client = new api.clients.Graphql({ session });
+    const answer = await client.request<{ shop: { myshopifyDomain: string } }>("query LibraryShop { shop { myshopifyDomain } }");
+    expect(answer.data?.shop.myshopifyDomain).toBe(SHOP);
+    const ops = await control<{ operation: string; outcome: string }[]>("GET", `/_sim/shops/${SHOP}/operations?operation=shop&outcome=ok`);
+    expect(ops.length).toBeGreaterThan(0);
   });
 });
 

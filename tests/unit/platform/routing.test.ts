@@ -5,8 +5,8 @@ const SIM = "http://127.0.0.1:4999";
 
 describe("rewriteShopifyUrl", () => {
   it("sends shop hosts to /shops/<host><path>, keeping the query", () => {
-    expect(rewriteShopifyUrl("https://demo.myshopify.com/admin/api/2025-07/graphql.json?x=1", SIM)).toBe(
-      `${SIM}/shops/demo.myshopify.com/admin/api/2025-07/graphql.json?x=1`,
+    expect(rewriteShopifyUrl("https://demo.myshopify.com/admin/api/2026-10/graphql.json?x=1", SIM)).toBe(
+      `${SIM}/shops/demo.myshopify.com/admin/api/2026-10/graphql.json?x=1`,
     );
     expect(rewriteShopifyUrl("https://Demo.MyShopify.com/admin/oauth/access_token", `${SIM}/`)).toBe(
       `${SIM}/shops/demo.myshopify.com/admin/oauth/access_token`,
@@ -14,8 +14,8 @@ describe("rewriteShopifyUrl", () => {
   });
 
   it("sends shopify.com to /shopify.com/<path>", () => {
-    expect(rewriteShopifyUrl("https://shopify.com/123/account/customer/api/2025-07/graphql", SIM)).toBe(
-      `${SIM}/shopify.com/123/account/customer/api/2025-07/graphql`,
+    expect(rewriteShopifyUrl("https://shopify.com/123/account/customer/api/2026-10/graphql", SIM)).toBe(
+      `${SIM}/shopify.com/123/account/customer/api/2026-10/graphql`,
     );
   });
 

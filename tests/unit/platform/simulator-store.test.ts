@@ -11,7 +11,6 @@ import {
   updateDraftLine,
   setMetafields,
 } from "../../../simulator/store";
-import { parseDocument } from "../../../simulator/graphql-document";
 
 const now = new Date("2026-03-01T12:00:00Z");
 let state: SimState;
@@ -120,16 +119,5 @@ describe("metafieldsSet", () => {
     ], now);
     expect(!r.ok && r.userErrors[0].field).toEqual(["metafields", "1", "key"]);
     expect(Object.keys(shop.metafields)).toHaveLength(0);
-  });
-});
-
-describe("parseDocument", () => {
-  it("finds operation type and root fields, ignoring nested fields, arguments and comments", () => {
-    expect(parseDocument(`# hi\nmutation X($id: ID!) { subscriptionContractPause(subscriptionContractId: $id) { contract { id } userErrors { field } } }`)).toEqual({
-      type: "mutation",
-      rootFields: ["subscriptionContractPause"],
-    });
-    expect(parseDocument(`{ shop { id } nodes(ids: ["a"]) { ... on ProductVariant { id } } }`)).toEqual({ type: "query", rootFields: ["shop", "nodes"] });
-    expect(() => parseDocument(`{ a: shop { id } }`)).toThrow(/Aliases/);
   });
 });

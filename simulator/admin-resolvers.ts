@@ -1,0 +1,146 @@
+// The Admin GraphQL API's root fields the simulator answers: one resolver per Shopify root field,
+// over the store. graphql-js has already checked the document against Shopify's schema, so a
+// resolver receives the field's arguments coerced to their declared types (from variables or
+// literals alike) and returns an object of serialize.ts; graphql-js then applies the caller's
+// selection set and aliases. Refusals are the payload's `userErrors { field message code }`,
+// whose codes the schema's enums constrain. How to add one: docs/simulator.md#how-to-add-an-operation.
+import type { SimCore } from "./core";
+import { fieldError } from "./graphql-exec";
+import { numericIdOf, type ShopState } from "./state";
+import {
+  commitDraft,
+  openDraft,
+  ownContract,
+  sendPaymentMethodUpdateEmail,
+  setMetafields,
+  setNextBillingDate,
+  setStatus,
+  skipBillingCycle,
+  updateDraftLine,
+  type Outcome,
+} from "./store";
+import { connection, gqlContract, gqlLine, gqlSellingPlanGroup, gqlShop, gqlVariant, idKey, MAX_PAGE, type ConnectionArgs } from "./serialize";
+
+/** What every resolver is given besides its arguments: the simulator and the calling shop. */
+export interface AdminContext {
+  core: SimCore;
+  shop: ShopState;
+}
+
+// Arguments arrive already checked against the field's declared types: resolvers read them as such.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Args = Record<string, any>;
+export type RootResolver = (args: Args, ctx: AdminContext) => unknown;
+
+/**
+ * A mutation's payload: on success `onOk(value)` plus empty userErrors, and the change is
+ * committed (persisted, webhooks sent); on refusal every payload object null plus userErrors.
+ */
+function mutation<T>(
+  run: (args: Args, ctx: AdminContext) => Outcome<T>,
+  onOk: (value: T, shop: ShopState) => Record<string, unknown>,
+  nullKeys: string[],
+): RootResolver {
+  return (args, ctx) => {
+    const outcome = run(args, ctx);
+    if (!outcome.ok) return { ...Object.fromEntries(nullKeys.map((k) => [k, null])), userErrors: outcome.userErrors };
+    ctx.core.commit(ctx.shop, outcome.events);
+    return { ...onOk(outcome.value, ctx.shop), userErrors: [] };
+  };
+}
+
+const statusMutation = (target: "PAUSED" | "ACTIVE" | "CANCELLED") =>
+  mutation(
+    (a, { core, shop }) => setStatus(shop, a.subscriptionContractId, target, core.now()),
+    (c, shop) => ({ contract: gqlContract(shop, c) }),
+    ["contract"],
+  );
+
+export const QUERY: Record<string, RootResolver> = {
+  shop: (_a, { shop }) => gqlShop(shop),
+
+  subscriptionContract: ({ id }, { shop }) => {
+    const c = ownContract(shop, id);
+    return c ? gqlContract(shop, c) : null;
+  },
+
+  subscriptionContracts: (args: ConnectionArgs, { shop }) => {
+    const own = Object.values(shop.contracts)
+      .filter((c) => c.app === "self")
+      .sort((a, b) => numericIdOf(a.id) - numericIdOf(b.id));
+    return connection(own, args, idKey, (c) => gqlContract(shop, c));
+  },
+
+  sellingPlanGroup: ({ id }, { shop }) => {
+    const g = shop.sellingPlanGroups[id];
+    return g ? gqlSellingPlanGroup(shop, g) : null;
+  },
+
+  productVariant: ({ id }, { shop }) => {
+    const variant = shop.variants[id];
+    return variant ? gqlVariant(shop, variant) : null;
+  },
+
+  nodes: ({ ids }, { shop }) => {
+    if (ids.length > MAX_PAGE) throw fieldError(`The maximum number of ids is ${MAX_PAGE}`, "MAX_INPUT_SIZE_EXCEEDED");
+    return (ids as string[]).map((id) => {
+      const variant = shop.variants[id];
+      if (variant) return gqlVariant(shop, variant);
+      const c = ownContract(shop, id);
+      return c ? gqlContract(shop, c) : null;
+    });
+  },
+};
+
+export const MUTATION: Record<string, RootResolver> = {
+  subscriptionContractPause: statusMutation("PAUSED"),
+  subscriptionContractActivate: statusMutation("ACTIVE"),
+  subscriptionContractCancel: statusMutation("CANCELLED"),
+
+  subscriptionContractSetNextBillingDate: mutation(
+    (a, { core, shop }) => setNextBillingDate(shop, a.contractId, a.date, core.now()),
+    (c, shop) => ({ contract: gqlContract(shop, c) }),
+    ["contract"],
+  ),
+
+  subscriptionBillingCycleSkip: mutation(
+    ({ billingCycleInput }, { core, shop }) => skipBillingCycle(shop, billingCycleInput.contractId, billingCycleInput.selector, core.now()),
+    (cycle) => ({ billingCycle: cycle }),
+    ["billingCycle"],
+  ),
+
+  subscriptionContractUpdate: mutation(
+    (a, { core, shop }) => openDraft(core.state, shop, a.contractId, core.now()),
+    (d) => ({ draft: { __typename: "SubscriptionDraft", id: d.id } }),
+    ["draft"],
+  ),
+
+  subscriptionDraftLineUpdate: mutation(
+    (a, { shop }) => updateDraftLine(shop, a.draftId, a.lineId, a.input),
+    ({ draft, line }, shop) => ({
+      draft: { __typename: "SubscriptionDraft", id: draft.id },
+      lineUpdated: gqlLine(line, shop.contracts[draft.contractId]?.currencyCode ?? shop.currencyCode),
+    }),
+    ["draft", "lineUpdated"],
+  ),
+
+  subscriptionDraftCommit: mutation(
+    (a, { core, shop }) => commitDraft(shop, a.draftId, core.now()),
+    (c, shop) => ({ contract: gqlContract(shop, c) }),
+    ["contract"],
+  ),
+
+  customerPaymentMethodSendUpdateEmail: mutation(
+    (a, { core, shop }) => sendPaymentMethodUpdateEmail(core.state, shop, a.customerPaymentMethodId, core.now()),
+    (customer) => ({ customer: { __typename: "Customer", id: customer.id } }),
+    ["customer"],
+  ),
+
+  metafieldsSet: mutation(
+    (a, { core, shop }) => setMetafields(core.state, shop, a.metafields, core.now()),
+    (metafields) => ({ metafields: metafields.map((m) => ({ __typename: "Metafield", ...m })) }),
+    ["metafields"],
+  ),
+};
+
+export const SUPPORTED_OPERATIONS = [...Object.keys(QUERY), ...Object.keys(MUTATION)];
