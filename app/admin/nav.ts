@@ -15,4 +15,5 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { label: "API keys", href: "/app/keys" },
   { label: "Risk Center", href: "/app/risks" },
   { label: "Analytics", href: "/app/analytics" },
+  { label: "Plan", href: "/app/plan" },
 ];

@@ -133,10 +133,17 @@ export async function customerDataReport(ref: CustomerRef & { requestId: string 
   return file;
 }
 
-/** The app plan of a shop (billing). The API's plan gate sees it within 60 seconds. */
-export async function setAppPlan(domain: string, plan: "PRO" | "FREE"): Promise<void> {
-  const updated = await prisma.shop.updateMany({ where: { domain }, data: { appPlan: plan, planCheckedAt: new Date() } });
-  if (updated.count === 0) throw new Error(`No shop ${domain}`);
+/**
+ * Support override of the app plan (CLI `shops plan`, the demo seed, tests): pins the plan
+ * whatever Shopify Billing says; `null` clears it and the plan follows Billing again
+ * (app/domain/billing.server.ts, decision 064). The gate sees it on the next request.
+ */
+export async function setAppPlan(domain: string, plan: "PRO" | "FREE" | null): Promise<void> {
+  const updated = await prisma.$executeRaw`
+    UPDATE shops SET plan_override = ${plan}::"AppPlan", app_plan = COALESCE(${plan}::"AppPlan", billing_plan),
+                     plan_checked_at = now(), updated_at = now()
+     WHERE domain = ${domain}`;
+  if (updated === 0) throw new Error(`No shop ${domain}`);
 }
 
 export async function shopIdFor(domain: string): Promise<string> {
