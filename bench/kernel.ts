@@ -41,6 +41,7 @@ async function serveKernel(): Promise<http.Server> {
       path: "/noop/:id",
       scopes: ["read:plans"],
       params: z.object({ id: z.string() }),
+      response: z.object({ ok: z.boolean() }),
       summary: "bench no-op",
       handler: () => ({ body: { ok: true } }),
     }),

@@ -122,7 +122,20 @@ export const MUTATION: Record<string, RootResolver> = {
 
   subscriptionBillingCycleSkip: mutation(
     ({ billingCycleInput }, { core, shop }) => skipBillingCycle(shop, billingCycleInput.contractId, billingCycleInput.selector, core.now()),
-    (cycle) => ({ billingCycle: cycle }),
+    (cycle, shop) => ({
+      billingCycle: {
+        __typename: "SubscriptionBillingCycle",
+        cycleIndex: cycle.cycleIndex,
+        cycleStartAt: cycle.cycleStartAt,
+        cycleEndAt: cycle.cycleEndAt,
+        billingAttemptExpectedDate: cycle.billingAttemptExpectedDate,
+        skipped: true,
+        edited: false,
+        // Only a cycle not yet due can be skipped (store.ts refuses past ones).
+        status: "UNBILLED",
+        sourceContract: gqlContract(shop, shop.contracts[cycle.contractId]),
+      },
+    }),
     ["billingCycle"],
   ),
 

@@ -365,12 +365,22 @@ export interface SkipSelector {
   date?: unknown;
 }
 
+export interface SkippedCycle {
+  contractId: string;
+  cycleIndex: number;
+  /** The previous cycle's billing date (the contract's creation for the first cycle). */
+  cycleStartAt: string;
+  /** = the billing date of the cycle. */
+  cycleEndAt: string;
+  billingAttemptExpectedDate: string;
+}
+
 export function skipBillingCycle(
   shop: ShopState,
   contractId: unknown,
   selector: SkipSelector | undefined,
   now: Date,
-): Outcome<{ cycleIndex: number; skipped: boolean; billingAttemptExpectedDate: string }> {
+): Outcome<SkippedCycle> {
   const c = ownContract(shop, contractId);
   if (!c) return refuse("Contract does not exist", ["billingCycleInput", "contractId"]);
   if (TERMINAL.includes(c.status)) return refuse("Contract is no longer active", null);
@@ -406,7 +416,8 @@ export function skipBillingCycle(
       events.unshift(...touch(c, now));
     }
   }
-  return ok({ cycleIndex: index, skipped: true, billingAttemptExpectedDate: date }, events);
+  const cycleStartAt = index > 1 ? cycleDate(c, index - 1) : c.createdAt;
+  return ok({ contractId: c.id, cycleIndex: index, cycleStartAt, cycleEndAt: date, billingAttemptExpectedDate: date }, events);
 }
 
 export function openDraft(state: SimState, shop: ShopState, contractId: unknown, now: Date): Outcome<Draft> {

@@ -16,7 +16,6 @@ import type { PlatformLine, ShopifyPort } from "../platform/port";
 import { reconcileContract } from "./mirror.server";
 import { iso, money, parseDecimalToMinor } from "./money.server";
 import { scheduleForContract } from "./plans.server";
-import { isGid, parseIsoTimestamp } from "./query.server";
 import { addMonths, rescheduleTarget, skipTarget, FIVE_YEARS_MONTHS } from "./schedule.server";
 import { contractNotFound, findOwnedContract, lineJson, type LineJson, type OwnedContract } from "./subscriptions.server";
 
@@ -136,20 +135,16 @@ export async function skipSubscription(ctx: WriteContext): Promise<WriteReceipt>
   return receipt("skip", before, await reconciled(ctx));
 }
 
-/** Parses and checks a reschedule body: a future ISO 8601 timestamp within five years. */
-export function parseRescheduleDate(body: unknown, now = new Date()): Date {
-  const raw = body && typeof body === "object" ? (body as Record<string, unknown>).next_billing_at : undefined;
-  if (raw === undefined || raw === null) throw new ApiError("invalid_request", "next_billing_at is required (an ISO 8601 timestamp).");
-  const d = typeof raw === "string" ? parseIsoTimestamp(raw) : null;
-  if (!d) throw new ApiError("invalid_request", `next_billing_at ${JSON.stringify(raw)} is not an ISO 8601 timestamp (e.g. 2026-03-01T00:00:00Z).`);
+/** The reschedule window (spec 1): the date must be in the future and within five years. */
+export function checkRescheduleDate(d: Date, now = new Date()): void {
   if (d.getTime() <= now.getTime()) throw new ApiError("invalid_request", "next_billing_at must be in the future.");
   if (d.getTime() > addMonths(now, FIVE_YEARS_MONTHS).getTime()) throw new ApiError("invalid_request", "next_billing_at must be within five years.");
-  return d;
 }
 
 /** Sets the next charge to the date (the first anchor on or after it on an anchored plan). */
-export async function rescheduleSubscription(ctx: WriteContext & { body: unknown }): Promise<WriteReceipt> {
-  const requested = parseRescheduleDate(ctx.body, ctx.now);
+export async function rescheduleSubscription(ctx: WriteContext & { nextBillingAt: Date }): Promise<WriteReceipt> {
+  const requested = ctx.nextBillingAt;
+  checkRescheduleDate(requested, ctx.now);
   const before = await owned(ctx);
   if (before.status !== "ACTIVE") throw conflict(`Only an active subscription can be rescheduled (this one is ${before.status}).`);
   const target = rescheduleTarget(requested, await scheduleOf(ctx, before));
@@ -158,35 +153,10 @@ export async function rescheduleSubscription(ctx: WriteContext & { body: unknown
   return receipt("reschedule", before, await reconciled(ctx));
 }
 
+/** What a line edit changes (at least one of the two; the Admin API's body schema ensures it). */
 export interface LineChange {
   quantity?: number;
   variantId?: string;
-}
-
-export function parseLineChange(body: unknown): LineChange {
-  if (!body || typeof body !== "object" || Array.isArray(body)) {
-    throw new ApiError("invalid_request", "Send a JSON object with quantity and/or variant_id.");
-  }
-  const b = body as Record<string, unknown>;
-  const unknownField = Object.keys(b).find((k) => k !== "quantity" && k !== "variant_id");
-  if (unknownField) throw new ApiError("invalid_request", `${unknownField} cannot be changed on a line (only quantity and variant_id).`);
-  const change: LineChange = {};
-  if (b.quantity !== undefined && b.quantity !== null) {
-    if (typeof b.quantity !== "number" || !Number.isInteger(b.quantity) || b.quantity < 1 || b.quantity > 100_000) {
-      throw new ApiError("invalid_request", `quantity ${JSON.stringify(b.quantity)} is not an integer >= 1.`);
-    }
-    change.quantity = b.quantity;
-  }
-  if (b.variant_id !== undefined && b.variant_id !== null) {
-    if (!isGid(b.variant_id, "ProductVariant")) {
-      throw new ApiError("invalid_request", `variant_id ${JSON.stringify(b.variant_id)} is not a variant id (gid://shopify/ProductVariant/<number>).`);
-    }
-    change.variantId = b.variant_id;
-  }
-  if (change.quantity === undefined && change.variantId === undefined) {
-    throw new ApiError("invalid_request", "Nothing to change: send quantity and/or variant_id.");
-  }
-  return change;
 }
 
 async function lineGroupGid(shopId: string, c: OwnedContract, sellingPlanGid: string | null): Promise<string | null> {
@@ -214,8 +184,8 @@ function platformLineJson(l: PlatformLine, currencyCode: string): LineJson {
 }
 
 /** Edits one line through the platform's draft flow (all or nothing); the line keeps its plan. */
-export async function updateSubscriptionLine(ctx: WriteContext & { lineGid: string; body: unknown }): Promise<WriteReceipt> {
-  const change = parseLineChange(ctx.body);
+export async function updateSubscriptionLine(ctx: WriteContext & { lineGid: string; change: LineChange }): Promise<WriteReceipt> {
+  const change = ctx.change;
   const before = await owned(ctx);
   const line = before.lines.find((l) => l.lineGid === ctx.lineGid);
   if (!line) throw new ApiError("not_found", `No line ${ctx.lineGid} on subscription ${ctx.contractGid}`);

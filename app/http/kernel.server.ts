@@ -174,7 +174,7 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
         rawBody: parsed.raw,
         hasScope: (s: Scope) => principal.key.scopes.includes(s),
       };
-      const run = async () => route.handler(ctx as RouteContext<any, any, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
+      const run = async () => route.handler(ctx);
 
       // 8. idempotency
       let result: RouteResult;

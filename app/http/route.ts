@@ -1,5 +1,36 @@
 // Declarative routes: a surface is a table of these. The kernel derives 404/405, validation,
-// scope checks and the OpenAPI document from the table, so a route never re-implements them.
+// scope checks and the OpenAPI document (/docs) from the table, so a route never re-implements
+// them (docs/decisions/045-route-entries.md).
+//
+// One endpoint, one greppable entry. Every endpoint is ONE `defineRoute({...})` object literal in
+// its surface's table (app/surfaces/<surface>/*.ts) holding:
+//   method, path     the literal path relative to the surface base ("/subscriptions/:contract_gid/pause"),
+//                    never assembled by a template or a helper, so `grep -rn '"/exports/:id"' app`
+//                    finds the endpoint (tests/unit/http/route-entries.test.ts checks it);
+//   scopes           every one required, exact match;
+//   params, query    zod schemas of the (decoded) path parameters and the query string;
+//   body             zod schema of the JSON body: its output is what the handler receives, already
+//                    typed (transforms welcome: an ISO timestamp can arrive as a Date), so the domain
+//                    takes typed options and never re-parses the wire;
+//   response         zod schema of the SUCCESS body (required). The handler's body is typed by it,
+//                    /docs/openapi.json publishes it, and tests validate real answers against it
+//                    (tests/integration/http/response-schemas.test.ts); use z.strictObject so an
+//                    undeclared field fails that test;
+//   successStatus    when it is not 200 (202 for an accepted job, 201 for a created resource);
+//   summary, description, tags   the reference's words; `.describe()` and `.meta({ example })` on
+//                    schemas become parameter descriptions and the example request at /docs;
+//   handler          the one domain call: ctx in (typed from the schemas above), { body } out.
+//
+//   defineRoute({
+//     method: "GET",
+//     path: "/exports/:id",
+//     scopes: ["read:exports"],
+//     params: z.object({ id: z.string().min(1).max(64).meta({ example: "exp_01J..." }) }),
+//     response: ExportJob,
+//     summary: "One export job",
+//     tags: ["Exports"],
+//     handler: async (ctx) => ({ body: await getExport({ shopId: ctx.shop.id, id: ctx.params.id }) }),
+//   }),
 import type { z } from "zod";
 import type { Scope } from "../domain/keys.server";
 
@@ -21,24 +52,33 @@ export interface RouteContext<P = Record<string, string>, Q = Record<string, str
   hasScope(scope: Scope): boolean;
 }
 
-export interface RouteResult {
+export interface RouteResult<B = unknown> {
   status?: number;
-  body: unknown;
+  body: B;
   headers?: Record<string, string>;
 }
 
 type Schema = z.ZodType;
 type Out<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
 
-export interface RouteDef<PS extends Schema | undefined = undefined, QS extends Schema | undefined = undefined, BS extends Schema | undefined = undefined> {
+export interface RouteDef<
+  PS extends Schema | undefined = undefined,
+  QS extends Schema | undefined = undefined,
+  BS extends Schema | undefined = undefined,
+  RS extends Schema = Schema,
+> {
   method: HttpMethod;
-  /** Relative to the surface base, e.g. "/subscriptions/:contract_gid". Params are decoded once. */
+  /** A string literal relative to the surface base, e.g. "/subscriptions/:contract_gid". Params are decoded once. */
   path: string;
   /** Every one is required (exact match, no hierarchy). */
   scopes: readonly Scope[];
   params?: PS;
   query?: QS;
   body?: BS;
+  /** The success body's schema: types the handler's body, published at /docs, checked by tests against real answers. */
+  response: RS;
+  /** Success status (default 200). */
+  successStatus?: number;
   summary: string;
   description?: string;
   tags?: string[];
@@ -46,23 +86,27 @@ export interface RouteDef<PS extends Schema | undefined = undefined, QS extends 
   requiresIdempotencyKey?: boolean;
   /** Customer surface: false for the one route that runs without X-Service-Session (POST /session). */
   session?: boolean;
-  /** Success body schema, for the reference only (never enforced at runtime). */
-  responses?: Schema;
-  /** Success status for the reference (default 200). */
-  successStatus?: number;
-  handler(ctx: RouteContext<Out<PS, Record<string, string>>, Out<QS, Record<string, string>>, Out<BS, undefined>>): Promise<RouteResult> | RouteResult;
+  handler(
+    ctx: RouteContext<Out<PS, Record<string, string>>, Out<QS, Record<string, string>>, Out<BS, undefined>>,
+  ): Promise<RouteResult<z.input<RS>>> | RouteResult<z.input<RS>>;
 }
 
-/** Identity at runtime; exists so the handler's ctx is typed from the route's own schemas. */
-export function defineRoute<PS extends Schema | undefined = undefined, QS extends Schema | undefined = undefined, BS extends Schema | undefined = undefined>(
-  def: RouteDef<PS, QS, BS>,
-): AnyRoute {
+/** Identity at runtime; exists so the handler's ctx and body are typed from the route's own schemas. */
+export function defineRoute<
+  PS extends Schema | undefined = undefined,
+  QS extends Schema | undefined = undefined,
+  BS extends Schema | undefined = undefined,
+  RS extends Schema = Schema,
+>(def: RouteDef<PS, QS, BS, RS>): AnyRoute {
   return def as unknown as AnyRoute;
 }
 
-/** A route with its types erased, as stored in a table: the same fields as RouteDef. */
+/**
+ * A route with its types erased, as stored in a table: the same fields as RouteDef. The kernel
+ * hands the handler values its own schemas produced, which is what defineRoute's cast relies on.
+ */
 export type AnyRoute = Omit<RouteDef<Schema, Schema, Schema>, "handler"> & {
-  handler(ctx: RouteContext<any, any, any>): Promise<RouteResult> | RouteResult; // eslint-disable-line @typescript-eslint/no-explicit-any
+  handler(ctx: RouteContext<unknown, unknown, unknown>): Promise<RouteResult> | RouteResult;
 };
 
 // ---- matching ---------------------------------------------------------------------------------

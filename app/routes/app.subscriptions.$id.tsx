@@ -59,7 +59,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
     else {
       const date = String(form.get("date") ?? "");
       if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return json<ActionResult>({ ok: false, error: "Choose a date for the next charge." }, 400);
-      receipt = await rescheduleSubscription({ ...ctx, body: { next_billing_at: `${date}T00:00:00Z` } });
+      receipt = await rescheduleSubscription({ ...ctx, nextBillingAt: new Date(`${date}T00:00:00Z`) });
     }
     return json<ActionResult>({ ok: true, action: intent, status: receipt.status, next_billing_at: receipt.next_billing_at });
   } catch (err) {

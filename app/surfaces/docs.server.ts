@@ -1,5 +1,10 @@
 // The API reference at {base_url}/docs, generated from the three route tables and their zod
-// schemas: an OpenAPI 3.1 document, a readable HTML page and the anchored error catalogue.
+// schemas: an OpenAPI 3.1 document (parameters, request and response shapes, a curl example per
+// endpoint, the conventions as its description), rendered by Redoc bundled from npm and served by
+// the app (no CDN), and the anchored error catalogue every error.doc_url points into
+// (docs/decisions/046-api-reference-rendering.md).
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "../errors";
 import { ERROR_DOCS } from "../http/error-docs";
@@ -20,28 +25,61 @@ const SURFACES: Array<[SurfaceConfig, readonly AnyRoute[]]> = [
 
 type Json = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodType | undefined, io: "input" | "output"): Json | undefined {
-  if (!schema) return undefined;
-  try {
-    const s = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Json;
-    delete s.$schema;
-    return s;
-  } catch {
-    return {};
-  }
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
+  const s: Json = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: "any",
+    // z.iso.datetime() validates with a long regular expression (the reader needs only the format);
+    // z.number().int() states the safe-integer bounds, which only make the samples absurd.
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.format === "date-time") delete jsonSchema.pattern;
+      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+    },
+  });
+  delete s.$schema;
+  return s;
 }
 
 function parametersOf(schema: z.ZodType | undefined, where: "path" | "query"): Json[] {
+  if (!schema) return [];
   const s = jsonSchema(schema, "input");
-  const props = (s?.properties ?? {}) as Record<string, Json>;
-  const required = new Set((s?.required as string[] | undefined) ?? []);
+  const props = (s.properties ?? {}) as Record<string, Json>;
+  const required = new Set((s.required as string[] | undefined) ?? []);
   return Object.entries(props).map(([name, p]) => ({
     name,
     in: where,
     required: where === "path" || required.has(name),
     schema: p,
     ...(p.description ? { description: p.description } : {}),
+    ...(p.example !== undefined ? { example: p.example } : {}),
   }));
+}
+
+/** A value for a JSON schema: its own example, else one built from its parts (for the curl sample). */
+function exampleOf(s: Json | undefined): unknown {
+  if (!s) return undefined;
+  if (s.example !== undefined) return s.example;
+  if (Array.isArray(s.examples) && s.examples.length) return s.examples[0];
+  const anyOf = (s.anyOf ?? s.oneOf) as Json[] | undefined;
+  if (anyOf) return exampleOf(anyOf.find((x) => x.type !== "null"));
+  switch (s.type) {
+    case "object": {
+      const props = (s.properties ?? {}) as Record<string, Json>;
+      return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, exampleOf(v)]).filter(([, v]) => v !== undefined));
+    }
+    case "array":
+      return [exampleOf(s.items as Json)];
+    case "integer":
+    case "number":
+      return typeof s.minimum === "number" ? s.minimum : 1;
+    case "boolean":
+      return true;
+    case "string":
+      return s.format === "date-time" ? "2030-03-01T00:00:00Z" : "string";
+    default:
+      return undefined;
+  }
 }
 
 const errorRef = { $ref: "#/components/responses/Error" };
@@ -55,46 +93,76 @@ function errorCodesFor(surface: SurfaceConfig, route: AnyRoute): ErrorCode[] {
   return codes;
 }
 
+const serverUrl = () => docsBaseUrl().replace(/\/docs$/, "");
+
+/** The example request of one endpoint, as a developer would paste it. */
+function curlSample(surface: SurfaceConfig, route: AnyRoute, pathParams: Json[]): string {
+  let p = surface.basePath + route.path;
+  for (const param of pathParams) {
+    const value = exampleOf({ ...(param.schema as Json), ...(param.example !== undefined ? { example: param.example } : {}) });
+    p = p.replace(`:${String(param.name)}`, encodeURIComponent(typeof value === "string" && value !== "string" ? value : "1001"));
+  }
+  const lines = [`curl ${route.method === "GET" ? "" : `-X ${route.method} `}"${serverUrl()}${p}"`];
+  lines.push(`-H "Authorization: Bearer ${surface.keyKind === "SECRET" ? "svc_sk_…" : "svc_pk_…"}"`);
+  if (surface.customerSession && route.session !== false) lines.push(`-H "X-Service-Session: svc_cst_…"`);
+  if (route.requiresIdempotencyKey) lines.push(`-H "Idempotency-Key: $(uuidgen)"`);
+  if (route.body) {
+    lines.push(`-H "Content-Type: application/json"`);
+    lines.push(`-d '${JSON.stringify(exampleOf(jsonSchema(route.body, "input")))}'`);
+  }
+  return lines.join(" \\\n  ");
+}
+
+const tagOf = (surface: SurfaceConfig, route: AnyRoute) => `${surface.label}${route.tags?.length ? `: ${route.tags[0]}` : ""}`;
+
 export function openApiDocument(): Json {
   const paths: Record<string, Json> = {};
+  const tagGroups: Array<{ name: string; tags: string[] }> = [];
   for (const [surface, routes] of SURFACES) {
+    const group = { name: surface.label, tags: [] as string[] };
+    tagGroups.push(group);
     for (const route of routes) {
       const p = surface.basePath + route.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+      const tag = tagOf(surface, route);
+      if (!group.tags.includes(tag)) group.tags.push(tag);
+      const pathParams = parametersOf(route.params, "path");
+      const keyScheme = surface.keyKind === "SECRET" ? "secretKey" : "publishableKey";
       const op: Json = {
         operationId: `${surface.name}_${route.method.toLowerCase()}_${route.path.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, "")}`,
         summary: route.summary,
         ...(route.description ? { description: route.description } : {}),
-        tags: [`${surface.label}${route.tags?.length ? `: ${route.tags[0]}` : ""}`],
-        security: surface.customerSession && route.session !== false ? [{ [surface.keyKind === "SECRET" ? "secretKey" : "publishableKey"]: [], customerSession: [] }] : [{ [surface.keyKind === "SECRET" ? "secretKey" : "publishableKey"]: [] }],
+        tags: [tag],
+        security: surface.customerSession && route.session !== false ? [{ [keyScheme]: [], customerSession: [] }] : [{ [keyScheme]: [] }],
         "x-required-scopes": route.scopes,
         "x-error-codes": errorCodesFor(surface, route),
         parameters: [
-          ...parametersOf(route.params, "path"),
+          ...pathParams,
           ...parametersOf(route.query, "query"),
-          ...(route.requiresIdempotencyKey ? [{ name: "Idempotency-Key", in: "header", required: true, schema: { type: "string", maxLength: 255 } }] : []),
+          ...(route.requiresIdempotencyKey
+            ? [{ name: "Idempotency-Key", in: "header", required: true, schema: { type: "string", maxLength: 255 }, description: "1 to 255 printable ASCII characters; a retry with the same key replays the first answer" }]
+            : []),
         ],
         ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(route.body, "input") } } } } : {}),
         responses: {
           [String(route.successStatus ?? 200)]: {
             description: "Success",
             headers: { "X-Service-Request-Id": { $ref: "#/components/headers/RequestId" } },
-            content: { "application/json": { schema: jsonSchema(route.responses, "output") ?? {} } },
+            content: { "application/json": { schema: jsonSchema(route.response, "output") } },
           },
           "4XX": errorRef,
           "5XX": errorRef,
         },
+        "x-codeSamples": [{ lang: "Shell", label: "curl", source: curlSample(surface, route, pathParams) }],
       };
       paths[p] = { ...(paths[p] ?? {}), [route.method.toLowerCase()]: op };
     }
   }
   return {
     openapi: "3.1.0",
-    info: {
-      title: "Subscription Service API",
-      version: "v1",
-      description: `Admin, Storefront and Customer APIs. Errors: ${docsBaseUrl()}/api/errors. Rate limits per shop: Admin ${ADMIN_BUCKET.perMinute}/min burst ${ADMIN_BUCKET.burst}; Customer ${CUSTOMER_BUCKET.perMinute}/min burst ${CUSTOMER_BUCKET.burst}; Storefront ${STOREFRONT_BUCKET.perMinute}/min burst ${STOREFRONT_BUCKET.burst}.`,
-    },
-    servers: [{ url: docsBaseUrl().replace(/\/docs$/, "") }],
+    info: { title: "Subscription Service API", version: "v1", description: overviewMarkdown() },
+    servers: [{ url: serverUrl() }],
+    tags: tagGroups.flatMap((g) => g.tags.map((name) => ({ name }))),
+    "x-tagGroups": tagGroups.filter((g) => g.tags.length),
     paths,
     components: {
       securitySchemes: {
@@ -114,7 +182,7 @@ export function openApiDocument(): Json {
               properties: {
                 code: { type: "string", enum: Object.keys(ERROR_CODES) },
                 message: { type: "string" },
-                doc_url: { type: "string", format: "uri" },
+                doc_url: { type: "string", format: "uri", description: `${docsBaseUrl()}/api/errors#<code>` },
                 request_id: { type: "string" },
               },
             },
@@ -126,60 +194,51 @@ export function openApiDocument(): Json {
   };
 }
 
-// ---- HTML ------------------------------------------------------------------------------------
+// ---- the prose: the OpenAPI description (Markdown), rendered above the endpoints ----------------
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+function surfaceMarkdown(surface: SurfaceConfig): string {
+  return `## ${surface.label}
 
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;color:#222}code,pre{font:13px ui-monospace,monospace;background:#f4f4f4}pre{padding:1rem;overflow:auto}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}section{margin:1.5rem 0}h3{margin-bottom:.2rem}</style></head><body>${body}</body></html>`;
+Base path \`${surface.basePath}\`. Credential: \`Authorization: Bearer ${surface.keyKind === "SECRET" ? "svc_sk_…" : "svc_pk_…"}\`${surface.customerSession ? " plus `X-Service-Session: svc_cst_…` (except POST /session)" : ""}. Rate limit: ${surface.bucket.perMinute}/min, burst ${surface.bucket.burst}, per shop.${surface.cors ? " CORS: the shop's domain, its storefront origins and configured origins; preflights are answered for any origin and the allowlist is enforced on the real request." : ""}${surface.noStore ? " Every response: `Cache-Control: no-store`." : ""}`;
 }
 
-export function referenceHtml(): string {
-  const sections = SURFACES.map(([surface, routes]) => {
-    const rows = routes
-      .map(
-        (r) =>
-          `<tr><td><code>${r.method}</code></td><td><code>${esc(surface.basePath + r.path)}</code></td><td>${r.scopes.map((s) => `<code>${s}</code>`).join(" ") || "none"}</td><td>${esc(r.summary)}${r.description ? `<br><small>${esc(r.description)}</small>` : ""}${r.requiresIdempotencyKey ? "<br><small>Requires Idempotency-Key.</small>" : ""}</td></tr>`,
-      )
-      .join("");
-    return `<section id="${surface.name}"><h2>${esc(surface.label)} <small><code>${surface.basePath}</code></small></h2>
-<p>Credential: <code>Authorization: Bearer ${surface.keyKind === "SECRET" ? "svc_sk_…" : "svc_pk_…"}</code>${surface.customerSession ? " plus <code>X-Service-Session: svc_cst_…</code> (except POST /session)" : ""}. Rate limit: ${surface.bucket.perMinute}/min, burst ${surface.bucket.burst}, per shop.${surface.cors ? " CORS: the shop's domain, its storefront origins and configured origins; preflights are answered for any origin and the allowlist is enforced on the real request." : ""}${surface.noStore ? " Every response: <code>Cache-Control: no-store</code>." : ""}</p>
-<table><tr><th>Method</th><th>Path</th><th>Scopes</th><th>What</th></tr>${rows || '<tr><td colspan="4">No endpoints yet.</td></tr>'}</table></section>`;
-  }).join("");
-  return page(
-    "Subscription Service API reference",
-    `<h1>Subscription Service API (v1)</h1>
-<p>Machine-readable: <a href="/docs/openapi.json">OpenAPI 3.1</a>. Errors: <a href="/docs/api/errors">error codes</a>.</p>
-<h2>Conventions</h2>
-<ul>
-<li>Order of checks on every surface: credential (401) → plan gate (403 plan_upgrade_required) → rate limit (429) → route (404 / 405) → scope (403 insufficient_scope) → validation (400). An unauthenticated request to any path gets 401.</li>
-<li>Every response carries <code>X-Service-Request-Id</code> (<code>req_</code> + a time-sortable id). Requests that reached the bucket carry <code>X-Service-RateLimit-Limit</code>, <code>-Remaining</code>, <code>-Reset</code> (seconds until the bucket is full), and the IETF <code>RateLimit-Policy</code> / <code>RateLimit</code> headers; a 429 carries <code>Retry-After</code>.</li>
-<li>Lists answer <code>{ data, next_cursor }</code> in (created_at desc, id desc) order. <code>limit</code>: default 50, over 250 is clamped to 250; a value that is not a positive integer is 400 invalid_request. <code>cursor</code> is opaque and bound to its list and filters; anything else is 400 invalid_cursor.</li>
-<li>Bodies are JSON (<code>Content-Type: application/json</code>), at most 1 MiB. Percent-encoded ids in paths are decoded once.</li>
-</ul>
-${sections}
-${OPEN_POINTS}
-<h2 id="webhooks">Verifying webhook signatures</h2>
-<p><code>X-Service-Signature: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of "&lt;t&gt;.&lt;raw body&gt;"&gt;</code>, keyed with the endpoint's <code>whsec_</code> secret. Verify against the raw bytes, timing-safe, within 5 minutes; ignore versions you do not understand.</p>
-<pre>${esc(WEBHOOK_VERIFIER)}</pre>`,
-  );
-}
+function overviewMarkdown(): string {
+  return `Admin, Storefront and Customer APIs of the subscription service. Machine-readable: [OpenAPI 3.1](/docs/openapi.json). Every error code: [error codes](/docs/api/errors). Rate limits per shop: Admin ${ADMIN_BUCKET.perMinute}/min burst ${ADMIN_BUCKET.burst}; Customer ${CUSTOMER_BUCKET.perMinute}/min burst ${CUSTOMER_BUCKET.burst}; Storefront ${STOREFRONT_BUCKET.perMinute}/min burst ${STOREFRONT_BUCKET.burst}.
 
-// What the specification leaves "not shown", as decided (docs/decisions/010-023 give the why).
-const OPEN_POINTS = `<h2 id="decisions">Decisions on points the specification leaves open</h2>
-<ul>
-<li><b>Money</b> is <code>{ "amount": "12.50", "currency_code": "USD" }</code> (a decimal string in the currency's own exponent), except catalogue snapshot prices the specification names <code>price_cents</code> (integer minor units).</li>
-<li><b>Query parameters</b>: an unknown parameter or enum value is 400 invalid_request naming it; enum values match case-insensitively; timestamps need <code>Z</code> or an offset (a bare date means midnight UTC).</li>
-<li><b>customer_id</b> on subscription and notification rows is a pseudonymous platform id and is returned at <code>read:subscriptions</code>; <code>read:customers</code> unlocks gift names, e-mails and messages.</li>
-<li><b>Subscription rows</b>: <code>contract_id, status, next_billing_at, selling_plan_group_id, selling_plan_id, customer_id, currency_code, charge_amount, monthly_amount, billing_interval, billing_interval_count, product_title, frequency_label, order_name, created_at, updated_at</code>; the single form adds <code>lines</code> and <code>gift</code>. The receipt's <code>line</code> has the shape of an entry of <code>lines</code>.</li>
-<li><b>Plans</b>: the <code>status</code> filter takes <code>active</code> or <code>archived</code>. <b>Boxes</b>: without <code>period</code>, the 24 most recent periods that have a box.</li>
-<li><b>Gift statuses</b>: <code>pending, sent, claimed, expired, ended</code>; kinds <code>prepaid, recurring</code>.</li>
-<li><b>Analytics</b>: <code>range</code> defaults to <code>30d</code>, <code>window</code> to <code>12</code>. MRR is the sum of monthly amounts of ACTIVE contracts per currency, with <code>contracts_missing_amount</code> for those never backfilled (they count zero). Churn: contracts live at the start of the range that ended (CANCELLED or EXPIRED) within it, over those live at the start; a rate with a zero denominator is <code>null</code>.</li>
-<li><b>Skip</b> moves the next billing date one billing interval (the next anchor on an anchored plan); a contract already CANCELLED or EXPIRED is refused 409 state_conflict before any platform call.</li>
-<li><b>Idempotency</b>: a replay carries the first response's headers, request id included, with <code>Idempotency-Replayed: true</code>.</li>
-<li><b>Storefront API</b>: its own bucket, 300/min with burst 600. <b>Redis unavailable</b>: each replica falls back to an in-process bucket with the surface's parameters.</li>
-</ul>`;
+# Surfaces
+
+${SURFACES.map(([s]) => surfaceMarkdown(s)).join("\n\n")}
+
+# Conventions
+
+- Order of checks on every surface: credential (401) → plan gate (403 plan_upgrade_required) → rate limit (429) → route (404 / 405) → scope (403 insufficient_scope) → validation (400). An unauthenticated request to any path gets 401.
+- Every response carries \`X-Service-Request-Id\` (\`req_\` + a time-sortable id). Requests that reached the bucket carry \`X-Service-RateLimit-Limit\`, \`-Remaining\`, \`-Reset\` (seconds until the bucket is full), and the IETF \`RateLimit-Policy\` / \`RateLimit\` headers; a 429 carries \`Retry-After\`.
+- Lists answer \`{ data, next_cursor }\` in (created_at desc, id desc) order. \`limit\`: default 50, over 250 is clamped to 250; a value that is not a positive integer is 400 invalid_request. \`cursor\` is opaque and bound to its list and filters; anything else is 400 invalid_cursor.
+- Bodies are JSON (\`Content-Type: application/json\`), at most 1 MiB. Percent-encoded ids in paths are decoded once.
+- Every failure is the envelope \`{"error":{"code","message","doc_url","request_id"}}\`; \`doc_url\` opens the code's section of the [error codes](/docs/api/errors).
+
+# Decisions on open points
+
+What the specification leaves "not shown", as decided (docs/decisions/010-023 give the why).
+
+- **Money** is \`{ "amount": "12.50", "currency_code": "USD" }\` (a decimal string in the currency's own exponent), except catalogue snapshot prices the specification names \`price_cents\` (integer minor units).
+- **Query parameters**: an unknown parameter or enum value is 400 invalid_request naming it; enum values match case-insensitively; timestamps need \`Z\` or an offset (a bare date means midnight UTC).
+- **customer_id** on subscription and notification rows is a pseudonymous platform id and is returned at \`read:subscriptions\`; \`read:customers\` unlocks gift names, e-mails and messages.
+- **Plans**: the \`status\` filter takes \`active\` or \`archived\`. **Boxes**: without \`period\`, the 24 most recent periods that have a box.
+- **Gift statuses**: \`pending, sent, claimed, expired, ended\`; kinds \`prepaid, recurring\`.
+- **Analytics**: \`range\` defaults to \`30d\`, \`window\` to \`12\`. MRR is the sum of monthly amounts of ACTIVE contracts per currency, with \`contracts_missing_amount\` for those never backfilled (they count zero). Churn: contracts live at the start of the range that ended (CANCELLED or EXPIRED) within it, over those live at the start; a rate with a zero denominator is \`null\`.
+- **Skip** moves the next billing date one billing interval (the next anchor on an anchored plan); a contract already CANCELLED or EXPIRED is refused 409 state_conflict before any platform call.
+- **Idempotency**: a replay carries the first response's headers, request id included, with \`Idempotency-Replayed: true\`.
+- **Storefront API**: its own bucket, 300/min with burst 600. **Redis unavailable**: each replica falls back to an in-process bucket with the surface's parameters.
+
+# Verifying webhook signatures
+
+\`X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">\`, keyed with the endpoint's \`whsec_\` secret. Verify against the raw bytes, timing-safe, within 5 minutes; ignore versions you do not understand.
+
+\`\`\`ts
+${WEBHOOK_VERIFIER}\`\`\`
+`;
+}
 
 export const WEBHOOK_VERIFIER = `import { createHmac, timingSafeEqual } from "node:crypto";
 
@@ -210,6 +269,66 @@ export function verifyServiceSignature(
   });
 }
 `;
+
+// ---- HTML ------------------------------------------------------------------------------------
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+
+/** JSON inside <script type="application/json">: "<" escaped so no string can close the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
+
+export const REDOC_PATH = "/docs/redoc.standalone.js";
+
+// The one address Redoc's bundle would fetch from outside: the attribution logo in the sidebar. It
+// becomes an empty data URL (the component hides a logo that does not load), so /docs loads
+// nothing but the app's own files (tests/e2e/docs.spec.ts watches every request).
+const REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg";
+
+let redocSource: string | undefined;
+/** Redoc's self-contained browser bundle from node_modules (docs/decisions/046-api-reference-rendering.md). */
+export function redocBundle(): string {
+  if (redocSource === undefined) {
+    const source = readFileSync(createRequire(import.meta.url).resolve("redoc/bundles/redoc.standalone.js"), "utf8");
+    redocSource = source
+      .replaceAll(REDOC_LOGO, "data:,")
+      // The source map is not served: drop the comment that would make devtools ask for it.
+      .replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n");
+  }
+  return redocSource;
+}
+
+// Redoc options: system fonts (nothing fetched), 200/202 responses open, the path above each
+// operation, and native scrolling (the phone layout scrolls like a page).
+const REDOC_OPTIONS = {
+  expandResponses: "200,201,202",
+  jsonSampleExpandLevel: 4,
+  requiredPropsFirst: true,
+  pathInMiddlePanel: true,
+  nativeScrollbars: true,
+  hideDownloadButton: false,
+  theme: {
+    spacing: { sectionVertical: 20 },
+    typography: { fontFamily: "system-ui, -apple-system, 'Segoe UI', sans-serif", headings: { fontFamily: "system-ui, -apple-system, 'Segoe UI', sans-serif" }, code: { fontFamily: "ui-monospace, Menlo, Consolas, monospace" } },
+  },
+};
+
+export function referenceHtml(): string {
+  const doc = openApiDocument();
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Subscription Service API reference</title><style>body{margin:0}</style></head><body>
+<noscript><p style="font:16px system-ui;padding:1rem">This reference is rendered in the browser. Without JavaScript, read the <a href="/docs/openapi.json">OpenAPI 3.1 document</a> and the <a href="/docs/api/errors">error codes</a>.</p></noscript>
+<div id="redoc"></div>
+<script id="openapi" type="application/json">${scriptJson(doc)}</script>
+<script id="redoc-options" type="application/json">${scriptJson(REDOC_OPTIONS)}</script>
+<script src="${REDOC_PATH}"></script>
+<script>Redoc.init(JSON.parse(document.getElementById("openapi").textContent), JSON.parse(document.getElementById("redoc-options").textContent), document.getElementById("redoc"));</script>
+</body></html>`;
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;color:#222}code,pre{font:13px ui-monospace,monospace;background:#f4f4f4}pre{padding:1rem;overflow:auto}section{margin:1.5rem 0}h3{margin-bottom:.2rem}</style></head><body>${body}</body></html>`;
+}
 
 export function errorsHtml(): string {
   const rows = (Object.keys(ERROR_CODES) as ErrorCode[])

@@ -14,6 +14,7 @@ import { listGifts, parseGiftFilters } from "../../domain/gifts.server";
 import { listCampaigns, listSends } from "../../domain/winback.server";
 import { listNotifications, parseNotificationFilters } from "../../domain/notifications.server";
 import { churn, cohorts, mrr, parseRange, parseWindow, recovery } from "../../domain/analytics.server";
+import * as S from "./schemas";
 
 const opt = (description: string) => z.string().optional().describe(description);
 const paging = {
@@ -38,7 +39,7 @@ async function listed<T>(query: Q, list: string, filterNames: string[], fetch: (
   return { body: toEnvelope(await fetch(page(query, bind)), bind) };
 }
 
-const readCustomers = (ctx: RouteContext<any, any, any>) => ctx.hasScope("read:customers"); // eslint-disable-line @typescript-eslint/no-explicit-any
+const readCustomers = (ctx: Pick<RouteContext, "hasScope">) => ctx.hasScope("read:customers");
 
 export const adminReadRoutes: AnyRoute[] = [
   defineRoute({
@@ -52,6 +53,7 @@ export const adminReadRoutes: AnyRoute[] = [
       updated_after: opt("ISO 8601 timestamp; rows updated strictly after it"),
     }),
     summary: "List subscriptions (the contract mirror)",
+    response: S.page(S.Subscription),
     tags: ["Subscriptions"],
     handler: (ctx) =>
       listed(ctx.query, "subscriptions", ["status", "plan_id", "customer_id", "updated_after"], (p) =>
@@ -65,6 +67,7 @@ export const adminReadRoutes: AnyRoute[] = [
     params: idParam("contract_gid"),
     query: z.object({}).strict(),
     summary: "One subscription, with its lines and gift",
+    response: S.SubscriptionDetail,
     tags: ["Subscriptions"],
     handler: async (ctx) => ({
       body: await getSubscription({ shopId: ctx.shop.id, canReadCustomers: readCustomers(ctx), contractGid: ctx.params.contract_gid }),
@@ -76,6 +79,7 @@ export const adminReadRoutes: AnyRoute[] = [
     scopes: ["read:plans"],
     query: listQuery({ status: opt("active or archived") }),
     summary: "List plans (selling plan groups) with their schedule",
+    response: S.page(S.Plan),
     tags: ["Plans"],
     handler: (ctx) => listed(ctx.query, "plans", ["status"], (p) => listPlans({ shopId: ctx.shop.id, filters: parsePlanFilters(ctx.query), page: p })),
   }),
@@ -85,6 +89,7 @@ export const adminReadRoutes: AnyRoute[] = [
     scopes: ["read:bundles"],
     query: listQuery({}),
     summary: "List bundles (curated, build-a-box and regular)",
+    response: S.page(S.Bundle),
     tags: ["Bundles"],
     handler: (ctx) => listed(ctx.query, "bundles", [], (p) => listBundles({ shopId: ctx.shop.id, page: p })),
   }),
@@ -95,6 +100,7 @@ export const adminReadRoutes: AnyRoute[] = [
     params: idParam("id"),
     query: z.object({ period: opt("YYYY-MM; without it, the 24 most recent periods") }).strict(),
     summary: "A bundle's boxes and their items, newest period first",
+    response: S.page(S.Box),
     tags: ["Bundles"],
     handler: async (ctx) => {
       const period = parsePeriod(ctx.query);
@@ -107,6 +113,7 @@ export const adminReadRoutes: AnyRoute[] = [
     scopes: ["read:mixmatch"],
     query: listQuery({}),
     summary: "List Mix & Match plans",
+    response: S.page(S.MixMatch),
     tags: ["Mix & Match"],
     handler: (ctx) => listed(ctx.query, "mix-match", [], (p) => listMixMatch({ shopId: ctx.shop.id, page: p })),
   }),
@@ -117,6 +124,7 @@ export const adminReadRoutes: AnyRoute[] = [
     params: idParam("id"),
     query: z.object({}).strict(),
     summary: "One Mix & Match plan: full catalogue, cart_group_id, price_cents snapshot",
+    response: S.MixMatchDetail,
     tags: ["Mix & Match"],
     handler: async (ctx) => ({ body: await getMixMatch({ shopId: ctx.shop.id, id: ctx.params.id }) }),
   }),
@@ -126,6 +134,7 @@ export const adminReadRoutes: AnyRoute[] = [
     scopes: ["read:gifts"],
     query: listQuery({ status: opt("pending, sent, claimed, expired or ended") }),
     summary: "List gifts (names, e-mails and message only with read:customers; never a claim token)",
+    response: S.page(S.Gift),
     tags: ["Gifts"],
     handler: (ctx) =>
       listed(ctx.query, "gifts", ["status"], (p) =>
@@ -138,6 +147,7 @@ export const adminReadRoutes: AnyRoute[] = [
     scopes: ["read:winback"],
     query: listQuery({}),
     summary: "List win-back campaigns",
+    response: S.page(S.Campaign),
     tags: ["Win-back"],
     handler: (ctx) => listed(ctx.query, "winback-campaigns", [], (p) => listCampaigns({ shopId: ctx.shop.id, page: p })),
   }),
@@ -148,6 +158,7 @@ export const adminReadRoutes: AnyRoute[] = [
     params: idParam("id"),
     query: listQuery({}),
     summary: "A campaign's send ledger with attribution outcome",
+    response: S.page(S.Send),
     tags: ["Win-back"],
     handler: (ctx) =>
       listed(ctx.query, `winback-sends:${ctx.params.id}`, [], (p) => listSends({ shopId: ctx.shop.id, campaignId: ctx.params.id, page: p })),
@@ -162,6 +173,7 @@ export const adminReadRoutes: AnyRoute[] = [
       customer_id: opt("gid://shopify/Customer/<number>"),
     }),
     summary: "Outbound e-mail log with delivery lifecycle (no names or e-mail addresses)",
+    response: S.page(S.Notification),
     tags: ["Notifications"],
     handler: (ctx) =>
       listed(ctx.query, "notifications", ["event", "status", "customer_id"], (p) =>
@@ -174,6 +186,7 @@ export const adminReadRoutes: AnyRoute[] = [
     scopes: ["read:analytics"],
     query: z.object({}).strict(),
     summary: "Monthly recurring revenue and contracts_missing_amount",
+    response: S.Mrr,
     tags: ["Analytics"],
     handler: async (ctx) => ({ body: await mrr(ctx.shop.id) }),
   }),
@@ -183,6 +196,7 @@ export const adminReadRoutes: AnyRoute[] = [
     scopes: ["read:analytics"],
     query: z.object({ range: opt("7d, 30d (default), 90d or 12mo") }).strict(),
     summary: "Churn over a range",
+    response: S.Churn,
     tags: ["Analytics"],
     handler: async (ctx) => ({ body: await churn(ctx.shop.id, parseRange(ctx.query)) }),
   }),
@@ -192,6 +206,7 @@ export const adminReadRoutes: AnyRoute[] = [
     scopes: ["read:analytics"],
     query: z.object({ window: opt("12 (default), 24 or all (months of signup cohorts)") }).strict(),
     summary: "Monthly signup cohorts and their retention",
+    response: S.Cohorts,
     tags: ["Analytics"],
     handler: async (ctx) => ({ body: await cohorts(ctx.shop.id, parseWindow(ctx.query)) }),
   }),
@@ -201,6 +216,7 @@ export const adminReadRoutes: AnyRoute[] = [
     scopes: ["read:analytics"],
     query: z.object({ range: opt("7d, 30d (default), 90d or 12mo") }).strict(),
     summary: "Win-back recovery over a range",
+    response: S.Recovery,
     tags: ["Analytics"],
     handler: async (ctx) => ({ body: await recovery(ctx.shop.id, parseRange(ctx.query)) }),
   }),

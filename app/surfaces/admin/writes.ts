@@ -1,7 +1,9 @@
 // Admin API subscription writes (spec 1, "Subscription writes"): scope write:subscriptions only
 // (it implies no read), Idempotency-Key required (the kernel checks it and runs the idempotency
-// hook), 200 with the write receipt. The domain proves ownership and validates before it calls
-// beforeMutation(), the idempotency claim, so validation failures never spend the key.
+// hook), 200 with the write receipt. Bodies are parsed here by zod (400 invalid_request naming
+// the field); the domain receives typed options. The domain proves ownership and validates the
+// target before it calls beforeMutation(), the idempotency claim, so validation failures never
+// spend the key.
 import { z } from "zod";
 import { defineRoute, type AnyRoute, type RouteContext } from "../../http/route";
 import { beforeMutation } from "../../http/idempotency.server";
@@ -13,75 +15,109 @@ import {
   skipSubscription,
   updateSubscriptionLine,
   type WriteContext,
-  type WriteReceipt,
 } from "../../domain/subscription-writes.server";
+import { gid, isoTimestamp } from "../fields";
+import { Receipt } from "./schemas";
 
-const contractParams = z.object({ contract_gid: z.string().min(1).max(255) });
+const contractGid = z.string().min(1).max(255).meta({ example: "gid://shopify/SubscriptionContract/1001" });
+const contractParams = z.object({ contract_gid: contractGid });
 const noQuery = z.object({}).strict();
+const TAGS = ["Subscription writes"];
 
-const Receipt = z.object({
-  id: z.string(),
-  contract_id: z.string(),
-  action: z.enum(["pause", "resume", "cancel", "skip", "reschedule", "update_line"]),
-  previous_status: z.string(),
-  status: z.string(),
-  next_billing_at: z.string().nullable(),
-  line: z.unknown().nullable(),
-});
-
-type Ctx = RouteContext<{ contract_gid: string; line_gid?: string }, any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const writeContext = (ctx: Ctx): WriteContext => ({
+const writeContext = (ctx: Pick<RouteContext<{ contract_gid: string }>, "shop" | "params">): WriteContext => ({
   shopId: ctx.shop.id,
   shopDomain: ctx.shop.domain,
   contractGid: ctx.params.contract_gid,
   beforeMutation,
 });
 
-const simple = (action: "pause" | "resume" | "cancel" | "skip", summary: string, run: (w: WriteContext) => Promise<WriteReceipt>) =>
+export const adminWriteRoutes: AnyRoute[] = [
   defineRoute({
     method: "POST",
-    path: `/subscriptions/:contract_gid/${action}`,
+    path: "/subscriptions/:contract_gid/pause",
     scopes: ["write:subscriptions"],
     params: contractParams,
     query: noQuery,
-    summary,
-    tags: ["Subscription writes"],
+    response: Receipt,
+    summary: "Pause a subscription (already paused: succeeds, previous_status PAUSED)",
+    tags: TAGS,
     requiresIdempotencyKey: true,
-    responses: Receipt,
-    handler: async (ctx) => ({ body: await run(writeContext(ctx as Ctx)) }),
-  });
-
-export const adminWriteRoutes: AnyRoute[] = [
-  simple("pause", "Pause a subscription (already paused: succeeds, previous_status PAUSED)", pauseSubscription),
-  simple("resume", "Resume a paused or failed subscription", resumeSubscription),
-  simple("cancel", "Cancel a subscription (terminal)", cancelSubscription),
-  simple("skip", "Move the next charge one billing interval later (the next anchor on an anchored plan)", skipSubscription),
+    handler: async (ctx) => ({ body: await pauseSubscription(writeContext(ctx)) }),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/subscriptions/:contract_gid/resume",
+    scopes: ["write:subscriptions"],
+    params: contractParams,
+    query: noQuery,
+    response: Receipt,
+    summary: "Resume a paused or failed subscription",
+    tags: TAGS,
+    requiresIdempotencyKey: true,
+    handler: async (ctx) => ({ body: await resumeSubscription(writeContext(ctx)) }),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/subscriptions/:contract_gid/cancel",
+    scopes: ["write:subscriptions"],
+    params: contractParams,
+    query: noQuery,
+    response: Receipt,
+    summary: "Cancel a subscription (terminal)",
+    tags: TAGS,
+    requiresIdempotencyKey: true,
+    handler: async (ctx) => ({ body: await cancelSubscription(writeContext(ctx)) }),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/subscriptions/:contract_gid/skip",
+    scopes: ["write:subscriptions"],
+    params: contractParams,
+    query: noQuery,
+    response: Receipt,
+    summary: "Move the next charge one billing interval later (the next anchor on an anchored plan)",
+    tags: TAGS,
+    requiresIdempotencyKey: true,
+    handler: async (ctx) => ({ body: await skipSubscription(writeContext(ctx)) }),
+  }),
   defineRoute({
     method: "POST",
     path: "/subscriptions/:contract_gid/reschedule",
     scopes: ["write:subscriptions"],
     params: contractParams,
     query: noQuery,
-    body: z.object({ next_billing_at: z.unknown().describe("ISO 8601 timestamp, in the future and within five years") }),
+    body: z.strictObject({
+      next_billing_at: isoTimestamp().describe("ISO 8601 timestamp, in the future and within five years"),
+    }),
+    response: Receipt,
     summary: "Set the next charge date (the first anchor on or after it on an anchored plan)",
-    tags: ["Subscription writes"],
+    tags: TAGS,
     requiresIdempotencyKey: true,
-    responses: Receipt,
-    handler: async (ctx) => ({ body: await rescheduleSubscription({ ...writeContext(ctx as Ctx), body: ctx.body }) }),
+    handler: async (ctx) => ({ body: await rescheduleSubscription({ ...writeContext(ctx), nextBillingAt: ctx.body.next_billing_at }) }),
   }),
   defineRoute({
     method: "PATCH",
     path: "/subscriptions/:contract_gid/lines/:line_gid",
     scopes: ["write:subscriptions"],
-    params: z.object({ contract_gid: z.string().min(1).max(255), line_gid: z.string().min(1).max(255) }),
+    params: z.object({ contract_gid: contractGid, line_gid: z.string().min(1).max(255).meta({ example: "gid://shopify/SubscriptionLine/2001" }) }),
     query: noQuery,
-    body: z.unknown().describe("{ quantity?: integer >= 1, variant_id?: gid://shopify/ProductVariant/<number> }, at least one"),
+    body: z
+      .strictObject({
+        quantity: z.number().int().min(1).max(100_000).nullish().describe("New quantity (integer >= 1)"),
+        variant_id: gid("ProductVariant").nullish().describe("A variant the line's selling plan group offers"),
+      })
+      .refine((b) => b.quantity != null || b.variant_id != null, { message: "nothing to change: send quantity and/or variant_id" })
+      .meta({ example: { quantity: 2 } }),
+    response: Receipt,
     summary: "Edit one line through the platform's draft flow (the line keeps its selling plan)",
-    tags: ["Subscription writes"],
+    tags: TAGS,
     requiresIdempotencyKey: true,
-    responses: Receipt,
-    handler: async (ctx) =>
-      ({ body: await updateSubscriptionLine({ ...writeContext(ctx as Ctx), lineGid: (ctx.params as { line_gid: string }).line_gid, body: ctx.body }) }),
+    handler: async (ctx) => ({
+      body: await updateSubscriptionLine({
+        ...writeContext(ctx),
+        lineGid: ctx.params.line_gid,
+        change: { quantity: ctx.body.quantity ?? undefined, variantId: ctx.body.variant_id ?? undefined },
+      }),
+    }),
   }),
 ];

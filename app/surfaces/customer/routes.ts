@@ -7,7 +7,7 @@ import { portalConfigFor } from "../../domain/shops.server";
 import { INVALID_CREDENTIAL_MESSAGE, SESSION_HEADER } from "../../http/auth.server";
 import { defineRoute, type AnyRoute } from "../../http/route";
 
-const Session = z.object({
+const Session = z.strictObject({
   session_token: z.string().describe("svc_cst_…; send as X-Service-Session"),
   expires_at: z.string().describe("ISO 8601, 30 minutes after issue"),
   expires_in: z.number().int().describe("seconds (1800)"),
@@ -15,10 +15,10 @@ const Session = z.object({
   session_header: z.literal(SESSION_HEADER),
 });
 
-const PortalConfig = z.object({
+const PortalConfig = z.strictObject({
   reschedule_max_months: z.number().int(),
-  cancel_flow: z.object({ offer_pause: z.boolean(), offer_skip: z.boolean(), show_reason_survey: z.boolean(), reasons: z.array(z.string()) }),
-  portal_actions: z.object({
+  cancel_flow: z.strictObject({ offer_pause: z.boolean(), offer_skip: z.boolean(), show_reason_survey: z.boolean(), reasons: z.array(z.string()) }),
+  portal_actions: z.strictObject({
     hide_skip: z.boolean(),
     hide_pause: z.boolean(),
     hide_cancel: z.boolean(),
@@ -40,7 +40,7 @@ export const customerRoutes: AnyRoute[] = [
     description:
       "The platform token is not parsed or trusted: it is spent on one query for the customer it belongs to. Every refusal (no such customer, wrong shop, expired) is the same 401 invalid_credential. Refresh by calling again.",
     tags: ["Session"],
-    responses: Session,
+    response: Session,
     async handler(ctx) {
       const customerId = await customerForAccessToken(ctx.shop.domain, ctx.body.customer_access_token);
       if (!customerId) throw new ApiError("invalid_credential", INVALID_CREDENTIAL_MESSAGE);
@@ -62,7 +62,7 @@ export const customerRoutes: AnyRoute[] = [
     scopes: [],
     summary: "Portal configuration: reschedule window, cancel flow and the actions the merchant hid",
     tags: ["Portal"],
-    responses: PortalConfig,
+    response: PortalConfig,
     async handler(ctx) {
       return { body: await portalConfigFor(ctx.shop.id) };
     },

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { getMixMatchForStorefront } from "../../domain/mixmatch.server";
 import { defineRoute, type AnyRoute } from "../../http/route";
 
-const MixMatchStorefront = z.object({
+const MixMatchStorefront = z.strictObject({
   id: z.string(),
   title: z.string(),
   selling_plan_group_id: z.string(),
@@ -14,12 +14,12 @@ const MixMatchStorefront = z.object({
   min_items: z.number().int(),
   max_items: z.number().int(),
   categories: z.array(
-    z.object({
+    z.strictObject({
       id: z.string(),
       title: z.string(),
       position: z.number().int(),
       entries: z.array(
-        z.object({
+        z.strictObject({
           variant_id: z.string(),
           product_title: z.string(),
           variant_title: z.string().nullable(),
@@ -40,7 +40,7 @@ export const storefrontRoutes: AnyRoute[] = [
     params: z.object({ id: z.string().min(1).max(64) }),
     summary: "A Mix & Match plan with its pickable catalogue and the selling_plan_id a cart line needs",
     tags: ["Mix & Match"],
-    responses: MixMatchStorefront,
+    response: MixMatchStorefront,
     async handler(ctx) {
       return { body: await getMixMatchForStorefront({ shopId: ctx.shop.id, shopDomain: ctx.shop.domain, id: ctx.params.id }) };
     },

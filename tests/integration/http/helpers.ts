@@ -57,6 +57,7 @@ export function testRoutes(): AnyRoute[] {
       path: "/things/:thing_gid",
       scopes: [TEST_SCOPE],
       params: z.object({ thing_gid: z.string() }),
+      response: z.object({ thing: z.string(), customer: z.string().nullable() }),
       summary: "echo",
       handler: (ctx) => ({ body: { thing: ctx.params.thing_gid, customer: ctx.customerId ?? null } }),
     }),
@@ -65,6 +66,7 @@ export function testRoutes(): AnyRoute[] {
       path: "/things",
       scopes: [TEST_SCOPE],
       body: z.object({ name: z.string().min(1), count: z.number().int().optional() }),
+      response: z.object({ name: z.string() }),
       summary: "create",
       handler: (ctx) => ({ status: 201, body: { name: ctx.body.name } }),
     }),
@@ -73,6 +75,7 @@ export function testRoutes(): AnyRoute[] {
       path: "/things/:thing_gid/act",
       scopes: [TEST_SCOPE],
       requiresIdempotencyKey: true,
+      response: z.object({ ok: z.boolean() }),
       summary: "write",
       handler: () => ({ body: { ok: true } }),
     }),
@@ -81,6 +84,7 @@ export function testRoutes(): AnyRoute[] {
       path: "/keys",
       scopes: [TEST_SCOPE],
       query: z.object({ limit: z.string().optional(), cursor: z.string().optional() }),
+      response: z.object({ data: z.array(z.string()), next_cursor: z.string().nullable() }),
       summary: "list",
       handler: async (ctx) => ({
         body: await keysetPage(
@@ -96,6 +100,7 @@ export function testRoutes(): AnyRoute[] {
       method: "GET",
       path: "/boom",
       scopes: [],
+      response: z.never(),
       summary: "throws",
       handler: () => {
         throw new Error("injected fault: secret detail");
@@ -105,6 +110,7 @@ export function testRoutes(): AnyRoute[] {
       method: "GET",
       path: "/conflict",
       scopes: [],
+      response: z.never(),
       summary: "throws ApiError",
       handler: () => {
         throw new ApiError("state_conflict", "nope");
@@ -115,6 +121,7 @@ export function testRoutes(): AnyRoute[] {
       path: "/open",
       scopes: [],
       session: false,
+      response: z.object({ open: z.boolean() }),
       summary: "no session needed (customer surface)",
       handler: () => ({ body: { open: true } }),
     }),

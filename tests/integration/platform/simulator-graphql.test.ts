@@ -90,11 +90,19 @@ describe("documents Shopify would refuse are refused, and nothing runs", () => {
     const c = await newContract({ status: "ACTIVE" });
     const { body } = await admin(`mutation {
       subscriptionBillingCycleSkip(billingCycleInput: { contractId: "${c.id}", selector: { index: 1 } }) {
-        billingCycle { cycleIndex skipped }
+        billingCycle { cycleIndex skipped status cycleEndAt sourceContract { id } }
         userErrors { field message code }
       }
     }`);
-    expect(body).toEqual({ data: { subscriptionBillingCycleSkip: { billingCycle: { cycleIndex: 1, skipped: true }, userErrors: [] } }, extensions: expect.anything() });
+    expect(body).toEqual({
+      data: {
+        subscriptionBillingCycleSkip: {
+          billingCycle: { cycleIndex: 1, skipped: true, status: "UNBILLED", cycleEndAt: c.nextBillingDate, sourceContract: { id: c.id } },
+          userErrors: [],
+        },
+      },
+      extensions: expect.anything(),
+    });
     expect((await stored(c.id)).skippedCycles).toEqual([1]);
   });
 

@@ -3,7 +3,8 @@ import { ApiError } from "../../../app/errors";
 import { enumParam, parseIsoTimestamp } from "../../../app/domain/query.server";
 import { formatMinor, parseDecimalToMinor } from "../../../app/domain/money.server";
 import { canonicalJson, requestHash } from "../../../app/http/idempotency.server";
-import { parseLineChange, parseRescheduleDate } from "../../../app/domain/subscription-writes.server";
+import { checkRescheduleDate } from "../../../app/domain/subscription-writes.server";
+import { adminRoutes } from "../../../app/surfaces/admin/routes";
 import { clampLimit } from "../../../app/domain/paging.server";
 
 describe("ISO 8601 timestamps", () => {
@@ -79,20 +80,35 @@ describe("idempotency request hash", () => {
   });
 });
 
-describe("write bodies", () => {
+describe("write bodies (the route entries' zod schemas) and the reschedule window (the domain)", () => {
+  const bodyOf = (method: string, path: string) => {
+    const schema = adminRoutes.find((r) => r.method === method && r.path === path)?.body;
+    if (!schema) throw new Error(`no body schema on ${method} ${path}`);
+    return schema;
+  };
+  const reschedule = bodyOf("POST", "/subscriptions/:contract_gid/reschedule");
+  const lineEdit = bodyOf("PATCH", "/subscriptions/:contract_gid/lines/:line_gid");
   const now = new Date("2026-01-01T00:00:00Z");
-  it("reschedule needs a future ISO timestamp within five years", () => {
-    expect(parseRescheduleDate({ next_billing_at: "2026-02-01T00:00:00Z" }, now).toISOString()).toBe("2026-02-01T00:00:00.000Z");
-    expect(parseRescheduleDate({ next_billing_at: "2031-01-01T00:00:00Z" }, now).toISOString()).toBe("2031-01-01T00:00:00.000Z");
-    for (const v of [undefined, null, 5, "tomorrow", "2025-12-31T23:59:59Z", "2026-01-01T00:00:00Z", "2031-01-01T00:00:01Z"]) {
-      expect(() => parseRescheduleDate({ next_billing_at: v }, now)).toThrow(ApiError);
+
+  it("reschedule takes an ISO 8601 timestamp and hands the domain a Date", () => {
+    expect(reschedule.parse({ next_billing_at: "2026-02-01T00:00:00+01:00" })).toEqual({ next_billing_at: new Date("2026-01-31T23:00:00Z") });
+    for (const v of [undefined, null, 5, "tomorrow", "2026-02-01T00:00:00"]) {
+      expect(reschedule.safeParse({ next_billing_at: v }).success, String(v)).toBe(false);
+    }
+    expect(reschedule.safeParse({ next_billing_at: "2026-02-01T00:00:00Z", extra: 1 }).success).toBe(false);
+  });
+  it("the reschedule date must be in the future and within five years", () => {
+    expect(() => checkRescheduleDate(new Date("2026-02-01T00:00:00Z"), now)).not.toThrow();
+    expect(() => checkRescheduleDate(new Date("2031-01-01T00:00:00Z"), now)).not.toThrow();
+    for (const v of ["2025-12-31T23:59:59Z", "2026-01-01T00:00:00Z", "2031-01-01T00:00:01Z"]) {
+      expect(() => checkRescheduleDate(new Date(v), now), v).toThrow(ApiError);
     }
   });
   it("line change needs quantity >= 1 and/or a variant gid, nothing else", () => {
-    expect(parseLineChange({ quantity: 2 })).toEqual({ quantity: 2 });
-    expect(parseLineChange({ variant_id: "gid://shopify/ProductVariant/9" })).toEqual({ variantId: "gid://shopify/ProductVariant/9" });
-    for (const b of [{}, null, [], { quantity: 0 }, { quantity: "2" }, { variant_id: "9" }, { quantity: 1, price: 3 }]) {
-      expect(() => parseLineChange(b)).toThrow(ApiError);
+    expect(lineEdit.parse({ quantity: 2 })).toEqual({ quantity: 2 });
+    expect(lineEdit.parse({ variant_id: "gid://shopify/ProductVariant/9", quantity: null })).toEqual({ variant_id: "gid://shopify/ProductVariant/9", quantity: null });
+    for (const b of [{}, null, [], { quantity: 0 }, { quantity: 1.5 }, { quantity: "2" }, { variant_id: "9" }, { quantity: 1, price: 3 }, { quantity: null, variant_id: null }]) {
+      expect(lineEdit.safeParse(b).success, JSON.stringify(b)).toBe(false);
     }
   });
 });

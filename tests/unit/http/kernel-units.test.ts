@@ -1,6 +1,7 @@
 // Pure pieces of the kernel: digests, cursors, envelopes, request ids, route matching, bodies,
 // customer session claims.
 import fc from "fast-check";
+import { z } from "zod";
 import { digestsEqual, hashSecret, MINTABLE_SCOPES, UNBUILT_SCOPES, validateScopes } from "../../../app/domain/keys.server";
 import { issueCustomerSession, verifyCustomerSession } from "../../../app/domain/customer-session.server";
 import { decodeCursor, encodeCursor } from "../../../app/http/cursor.server";
@@ -72,9 +73,9 @@ describe("envelope and request ids", () => {
 
 describe("route matching", () => {
   const table = compileRoutes([
-    defineRoute({ method: "GET", path: "/subscriptions/:contract_gid", scopes: [], summary: "", handler: () => ({ body: null }) }),
-    defineRoute({ method: "GET", path: "/exports/:id", scopes: [], summary: "", handler: () => ({ body: "id" }) }),
-    defineRoute({ method: "GET", path: "/exports/datasets", scopes: [], summary: "", handler: () => ({ body: "datasets" }) }),
+    defineRoute({ method: "GET", path: "/subscriptions/:contract_gid", scopes: [], response: z.null(), summary: "", handler: () => ({ body: null }) }),
+    defineRoute({ method: "GET", path: "/exports/:id", scopes: [], response: z.string(), summary: "", handler: () => ({ body: "id" }) }),
+    defineRoute({ method: "GET", path: "/exports/datasets", scopes: [], response: z.string(), summary: "", handler: () => ({ body: "datasets" }) }),
   ]);
   it("decodes a percent-encoded gid exactly once", () => {
     const m = matchRoute(table, "GET", "/subscriptions/gid%3A%2F%2Fshopify%2FSubscriptionContract%2F1%2525");

@@ -10,6 +10,7 @@ import { NoDeprecatedCustomRule, parse, validate, type DocumentNode } from "grap
 import { describe, expect, it } from "vitest";
 import { SHOPIFY_API_VERSION } from "../../../app/platform/api-version";
 import { adminSchema, customerAccountSchema, SCHEMA_DIR, SCHEMA_SOURCE_FILE, type SchemaSource } from "../../../simulator/schema";
+import { MUTATION, QUERY } from "../../../simulator/admin-resolvers";
 
 const GRAPHQL_DIR = join(import.meta.dirname, "../../../app/platform/graphql");
 /** Files of the adapter that hold no document of their own (the client, the port, shared fields). */
@@ -100,5 +101,13 @@ describe("the vendored schemas and the version everywhere it is named", () => {
   it("the schema is built once per process (later calls are the same object)", () => {
     expect(adminSchema()).toBe(adminSchema());
     expect(adminSchema().getMutationType()?.getFields().subscriptionBillingCycleSkip.args.map((a) => a.name)).toEqual(["billingCycleInput"]);
+  });
+});
+
+describe("the simulator's resolvers", () => {
+  it("are named after root fields of Shopify's schema (a misspelt resolver would never be reached)", () => {
+    const schema = adminSchema();
+    expect(Object.keys(QUERY).filter((name) => !schema.getQueryType()?.getFields()[name])).toEqual([]);
+    expect(Object.keys(MUTATION).filter((name) => !schema.getMutationType()?.getFields()[name])).toEqual([]);
   });
 });

@@ -77,10 +77,10 @@ describe("billing dates", () => {
     const c = contract({ billingPolicy: { interval: "WEEK", intervalCount: 2 } });
     const first = c.nextBillingDate;
     const r = skipBillingCycle(shop, c.id, { index: 1 }, now);
-    expect(r.ok && r.value).toMatchObject({ cycleIndex: 1, skipped: true });
+    expect(r.ok && r.value).toMatchObject({ contractId: c.id, cycleIndex: 1, cycleStartAt: c.createdAt, cycleEndAt: first, billingAttemptExpectedDate: first });
     expect(new Date(shop.contracts[c.id].nextBillingDate).getTime() - new Date(first).getTime()).toBe(14 * 86400_000);
     const byDate = skipBillingCycle(shop, c.id, { date: shop.contracts[c.id].nextBillingDate }, now);
-    expect(byDate.ok && byDate.value.cycleIndex).toBe(2);
+    expect(byDate.ok && byDate.value).toMatchObject({ cycleIndex: 2, cycleStartAt: first });
     expect(!skipBillingCycle(shop, c.id, {}, now).ok).toBe(true);
   });
 });

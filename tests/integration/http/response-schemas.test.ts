@@ -1,0 +1,140 @@
+// Every route's declared response schema (its `response`, published at /docs/openapi.json) is
+// what the endpoint really answers: each route of the three tables is called over real HTTP
+// against the built app, the platform simulator and the demo data, and the answer must validate
+// against the route's own schema (strict objects: an undeclared field fails too).
+// docs/decisions/045-route-entries.md.
+import { z } from "zod";
+import { prisma } from "../../../app/db.server";
+import { mintKey, PUBLISHED_SCOPES, type Scope } from "../../../app/domain/keys.server";
+import type { AnyRoute } from "../../../app/http/route";
+import { adminRoutes } from "../../../app/surfaces/admin/routes";
+import { customerRoutes } from "../../../app/surfaces/customer/routes";
+import { storefrontRoutes } from "../../../app/surfaces/storefront/routes";
+import { ADMIN_SURFACE, CUSTOMER_SURFACE, STOREFRONT_SURFACE } from "../../../app/surfaces/config";
+import type { SurfaceConfig } from "../../../app/http/kernel.server";
+import { seedDemo } from "../../../prisma/seed";
+import { startStack, type Stack } from "../../support/stack";
+
+const DEMO = "demo-shop.myshopify.com";
+const enc = encodeURIComponent;
+
+let stack: Stack;
+let shopId: string;
+beforeAll(async () => {
+  stack = await startStack({ workers: false });
+  await seedDemo();
+  shopId = (await prisma.shop.findUniqueOrThrow({ where: { domain: DEMO } })).id;
+}, 240_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+/** One real request: what to send for a route (its path with real ids, its body). */
+interface Sample {
+  path: string;
+  body?: unknown;
+}
+
+async function call(surface: SurfaceConfig, route: AnyRoute, sample: Sample, headers: Record<string, string>) {
+  const res = await fetch(`${stack.appUrl}${surface.basePath}${sample.path}`, {
+    method: route.method,
+    headers: {
+      ...headers,
+      ...(route.requiresIdempotencyKey ? { "Idempotency-Key": `schema-${Math.random()}` } : {}),
+      ...(sample.body !== undefined ? { "Content-Type": "application/json" } : {}),
+    },
+    body: sample.body === undefined ? undefined : JSON.stringify(sample.body),
+  });
+  const text = await res.text();
+  return { status: res.status, text, json: JSON.parse(text) as unknown };
+}
+
+function expectValid(route: AnyRoute, answer: { status: number; text: string; json: unknown }) {
+  const where = `${route.method} ${route.path}`;
+  expect(answer.status, `${where}: ${answer.text.slice(0, 300)}`).toBe(route.successStatus ?? 200);
+  const parsed = route.response.safeParse(answer.json);
+  expect(parsed.success ? [] : parsed.error.issues.slice(0, 5), `${where} answered outside its response schema: ${parsed.success ? "" : z.prettifyError(parsed.error)}`).toEqual([]);
+}
+
+/** Runs every route of a table in order; a route without a sample fails, naming itself. */
+async function runTable(surface: SurfaceConfig, routes: readonly AnyRoute[], samples: Record<string, () => Promise<Sample>>, headers: Record<string, string>) {
+  const missing = routes.map((r) => `${r.method} ${r.path}`).filter((k) => !samples[k]);
+  expect(missing, "routes without a sample request in tests/integration/http/response-schemas.test.ts").toEqual([]);
+  let checked = 0;
+  for (const [key, sample] of Object.entries(samples)) {
+    const route = routes.find((r) => `${r.method} ${r.path}` === key);
+    expect(route, `sample for a route that does not exist: ${key}`).toBeTruthy();
+    expectValid(route!, await call(surface, route!, await sample(), headers));
+    checked++;
+  }
+  expect(checked).toBe(routes.length);
+}
+
+describe("real answers validate against each route's declared response schema", () => {
+  it("Admin API: every read (with and without read:customers) and every write", async () => {
+    const reads = PUBLISHED_SCOPES.filter((s): s is Scope => s.startsWith("read:"));
+    const contract = await prisma.contract.findFirstOrThrow({
+      where: { shopId, status: "ACTIVE", createdByService: true, nextBillingAt: { not: null }, billingInterval: { not: null }, lines: { some: {} } },
+      include: { lines: true },
+      orderBy: { createdAt: "desc" },
+    });
+    const bundle = await prisma.bundle.findFirstOrThrow({ where: { shopId, boxes: { some: {} } } });
+    const mixMatch = await prisma.mixMatchPlan.findFirstOrThrow({ where: { shopId } });
+    const campaign = await prisma.winbackCampaign.findFirstOrThrow({ where: { shopId, sends: { some: {} } } });
+    const c = `/subscriptions/${enc(contract.contractGid)}`;
+    const samples: Record<string, () => Promise<Sample>> = {
+      "GET /subscriptions": async () => ({ path: "/subscriptions?limit=250" }),
+      "GET /subscriptions/:contract_gid": async () => ({ path: c }),
+      "GET /plans": async () => ({ path: "/plans" }),
+      "GET /bundles": async () => ({ path: "/bundles" }),
+      "GET /bundles/:id/boxes": async () => ({ path: `/bundles/${enc(bundle.id)}/boxes` }),
+      "GET /mix-match": async () => ({ path: "/mix-match" }),
+      "GET /mix-match/:id": async () => ({ path: `/mix-match/${enc(mixMatch.id)}` }),
+      "GET /gifts": async () => ({ path: "/gifts?limit=250" }),
+      "GET /winback/campaigns": async () => ({ path: "/winback/campaigns" }),
+      "GET /winback/campaigns/:id/sends": async () => ({ path: `/winback/campaigns/${enc(campaign.id)}/sends?limit=250` }),
+      "GET /notifications": async () => ({ path: "/notifications?limit=250" }),
+      "GET /analytics/mrr": async () => ({ path: "/analytics/mrr" }),
+      "GET /analytics/churn": async () => ({ path: "/analytics/churn?range=12mo" }),
+      "GET /analytics/cohorts": async () => ({ path: "/analytics/cohorts?window=all" }),
+      "GET /analytics/recovery": async () => ({ path: "/analytics/recovery?range=12mo" }),
+      // Writes, in an order the contract's states allow; cancel (terminal) last.
+      "POST /subscriptions/:contract_gid/pause": async () => ({ path: `${c}/pause` }),
+      "POST /subscriptions/:contract_gid/resume": async () => ({ path: `${c}/resume` }),
+      "POST /subscriptions/:contract_gid/skip": async () => ({ path: `${c}/skip` }),
+      "POST /subscriptions/:contract_gid/reschedule": async () => ({ path: `${c}/reschedule`, body: { next_billing_at: new Date(Date.now() + 40 * 86_400_000).toISOString() } }),
+      "PATCH /subscriptions/:contract_gid/lines/:line_gid": async () => ({ path: `${c}/lines/${enc(contract.lines[0].lineGid)}`, body: { quantity: contract.lines[0].quantity + 1 } }),
+      "POST /subscriptions/:contract_gid/cancel": async () => ({ path: `${c}/cancel` }),
+    };
+    const everything = await mintKey({ shopId, name: "schemas", scopes: [...reads, "write:subscriptions"], kind: "SECRET" });
+    await runTable(ADMIN_SURFACE, adminRoutes, samples, { Authorization: `Bearer ${everything.key}` });
+
+    // Without read:customers the protected fields are null, still inside the same schemas.
+    const narrow = await mintKey({ shopId, name: "schemas narrow", scopes: reads.filter((s) => s !== "read:customers"), kind: "SECRET" });
+    for (const path of ["/gifts?limit=250", c]) {
+      const route = adminRoutes.find((r) => r.method === "GET" && r.path === (path === c ? "/subscriptions/:contract_gid" : "/gifts"))!;
+      expectValid(route, await call(ADMIN_SURFACE, route, { path }, { Authorization: `Bearer ${narrow.key}` }));
+    }
+  });
+
+  it("Storefront API and Customer API: every route", async () => {
+    const pk = await mintKey({ shopId, name: "schemas pk", scopes: ["read:mixmatch"], kind: "PUBLISHABLE" });
+    const mixMatch = await prisma.mixMatchPlan.findFirstOrThrow({ where: { shopId } });
+    await runTable(STOREFRONT_SURFACE, storefrontRoutes, { "GET /mix-match/:id": async () => ({ path: `/mix-match/${enc(mixMatch.id)}` }) }, { Authorization: `Bearer ${pk.key}` });
+
+    const contract = await prisma.contract.findFirstOrThrow({ where: { shopId, createdByService: true } });
+    const token = await stack.control.call<{ accessToken: string }>("POST", `${stack.control.shop(DEMO)}/customer-access-tokens`, { customerId: contract.customerGid });
+    const sessionRoute = customerRoutes.find((r) => r.path === "/session")!;
+    const session = await call(CUSTOMER_SURFACE, sessionRoute, { path: "/session", body: { customer_access_token: token.accessToken } }, { Authorization: `Bearer ${pk.key}` });
+    const sessionToken = (session.json as { session_token?: string }).session_token ?? "";
+    await runTable(
+      CUSTOMER_SURFACE,
+      customerRoutes,
+      {
+        "POST /session": async () => ({ path: "/session", body: { customer_access_token: token.accessToken } }),
+        "GET /config": async () => ({ path: "/config" }),
+      },
+      { Authorization: `Bearer ${pk.key}`, "X-Service-Session": sessionToken },
+    );
+  });
+});
