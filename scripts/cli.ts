@@ -5,6 +5,7 @@
 //   shops plan --shop D --plan pro|free|billing   (support override of Shopify Billing; billing = clear it)
 //   shops list
 //   mirror reconcile --shop D          (rebuild the shop's mirror from the platform, inline)
+//   sessions reseal                    (seal every Shopify token under the current ENCRYPTION_KEY)
 import { parseArgs } from "node:util";
 import { applyLocalDefaults } from "./local-env";
 
@@ -13,6 +14,7 @@ const { prisma } = await import("../app/db.server");
 const keys = await import("../app/domain/keys.server");
 const lifecycle = await import("../app/domain/shop-lifecycle.server");
 const { reconcileShop } = await import("../app/domain/mirror.server");
+const { resealSessionTokens } = await import("../app/session-tokens.server");
 
 const USAGE = `usage:
   keys mint --shop DOMAIN --name NAME --scopes a,b [--expires ISO-8601] [--publishable]
@@ -21,7 +23,8 @@ const USAGE = `usage:
   shops plan --shop DOMAIN --plan pro|free|billing   support override: pins the plan whatever Shopify Billing
                                                    says (merchants upgrade on the app's Plan page); billing clears it
   shops list
-  mirror reconcile --shop DOMAIN`;
+  mirror reconcile --shop DOMAIN
+  sessions reseal`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -78,6 +81,8 @@ async function main(): Promise<void> {
       return print(await prisma.shop.findMany({ select: { domain: true, installState: true, appPlan: true, billingPlan: true, planOverride: true, partnerDevelopment: true }, orderBy: { domain: "asc" } }));
     case "mirror reconcile":
       return print(await reconcileShop(need("shop")));
+    case "sessions reseal":
+      return print(await resealSessionTokens());
     default:
       throw new Error(USAGE);
   }

@@ -5,6 +5,7 @@ import type { Prisma } from "@prisma/client";
 import { prisma } from "../db.server";
 import { env } from "../env.server";
 import { log } from "../log.server";
+import { sealSessionToken } from "../session-tokens.server";
 
 type Tx = Prisma.TransactionClient;
 
@@ -159,10 +160,11 @@ export async function shopIdFor(domain: string): Promise<string> {
  */
 export async function recordInstallation(domain: string, accessToken: string, scope: string): Promise<void> {
   const id = `offline_${domain}`;
+  const sealed = sealSessionToken(id, accessToken); // never in clear at rest (decision 038)
   await prisma.session.upsert({
     where: { id },
-    create: { id, shop: domain, state: "", isOnline: false, scope, accessToken },
-    update: { accessToken, scope },
+    create: { id, shop: domain, state: "", isOnline: false, scope, accessToken: sealed },
+    update: { accessToken: sealed, scope },
   });
   await markInstalled(domain);
 }

@@ -17,6 +17,7 @@ import { allowOrigin, isPreflight, preflightHeaders, shopAllowsOrigin } from "./
 import { errorEnvelope, errorResponse, jsonResponse } from "./envelope.server";
 import { rateLimitHeaders, takeToken, type BucketPolicy } from "./rate-limit.server";
 import { newRequestId } from "./request-id.server";
+import { requestScope } from "./request-scope.server";
 import { compileRoutes, matchRoute, type AnyRoute, type RouteContext, type RouteResult, type RouteTable } from "./route";
 
 export interface SurfaceConfig {
@@ -60,6 +61,7 @@ export interface Surface {
 }
 
 const IDEMPOTENCY_KEY_RE = /^[\x20-\x7e]{1,255}$/;
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** A failure as a storable handler result (the idempotency layer replays failures verbatim). */
@@ -74,13 +76,13 @@ function toApiError(err: unknown, requestId: string): ApiError {
   return new ApiError("internal_error", "An internal error occurred. Quote the request id when contacting support.");
 }
 
-function validate<T>(schema: z.ZodType | undefined, value: unknown, where: string): T {
+function validate<T>(schema: z.ZodType | undefined, value: unknown, where: string, code: ErrorCode = "invalid_request"): T {
   if (!schema) return value as T;
   const r = schema.safeParse(value);
   if (r.success) return r.data as T;
   const issue = r.error.issues[0];
   const field = [where, ...issue.path.map(String)].join(".");
-  throw new ApiError("invalid_request", `${field}: ${issue.message}`);
+  throw new ApiError(code, `${field}: ${issue.message}`);
 }
 
 export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[], options: KernelOptions = {}): Surface {
@@ -151,13 +153,20 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
         throw new ApiError("method_not_allowed", `${method} is not allowed on ${url.pathname}; allowed: ${match.allowed.join(", ")}.`);
       }
       const route = match.route;
+      // Before any schema or query: no decoded path parameter may carry a control character
+      // (PostgreSQL refuses a NUL byte outright; none is part of any id). Shapes: app/http/ids.ts.
+      for (const [name, value] of Object.entries(match.params)) {
+        if (CONTROL_CHARS.test(value)) throw new ApiError("invalid_request", `path.${name}: contains a control character`);
+      }
       // 6. scopes: exact match, every one required
       const missing = route.scopes.filter((s) => !principal.key.scopes.includes(s));
       if (missing.length) {
         throw new ApiError("insufficient_scope", `This endpoint requires the scope ${missing.map((s) => `"${s}"`).join(" and ")}.`);
       }
       // 7. validation
-      const params = validate<Record<string, string>>(route.params, match.params, "path");
+      // A path id of the wrong shape names nothing: the same 404 as an unknown id, before any
+      // query (app/http/ids.ts; docs/decisions/037-api-front-door.md).
+      const params = validate<Record<string, string>>(route.params, match.params, "path", "not_found");
       const query = validate<Record<string, string>>(route.query, Object.fromEntries(url.searchParams), "query");
       const parsed = BODY_METHODS.has(method) ? await readBody(request) : { raw: "", json: undefined };
       const body = validate<unknown>(route.body, parsed.json, "body");
@@ -174,7 +183,8 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
         rawBody: parsed.raw,
         hasScope: (s: Scope) => principal.key.scopes.includes(s),
       };
-      const run = async () => route.handler(ctx);
+      // The handler runs in the request's scope: list cursors are bound to the caller's shop.
+      const run = async () => requestScope.run({ shopId: principal.shop.id }, () => route.handler(ctx));
 
       // 8. idempotency
       let result: RouteResult;

@@ -1,6 +1,7 @@
 // The Storefront API (publishable key, browser-safe reads). Every resource returns the child
 // selling_plan_id resolved live from the platform, closing the cart gap (spec 1 rule 10).
 import { z } from "zod";
+import { rowId } from "../../http/ids";
 import { getMixMatchForStorefront } from "../../domain/mixmatch.server";
 import { defineRoute, type AnyRoute } from "../../http/route";
 
@@ -37,7 +38,7 @@ export const storefrontRoutes: AnyRoute[] = [
     method: "GET",
     path: "/mix-match/:id",
     scopes: ["read:mixmatch"],
-    params: z.object({ id: z.string().min(1).max(64) }),
+    params: z.object({ id: rowId }),
     summary: "A Mix & Match plan with its pickable catalogue and the selling_plan_id a cart line needs",
     tags: ["Mix & Match"],
     response: MixMatchStorefront,
