@@ -5,7 +5,6 @@ import { env } from "./env.server";
 import { log } from "./log.server";
 
 declare global {
-  // eslint-disable-next-line no-var
   var __prisma: PrismaClient | undefined;
 }
 

@@ -115,7 +115,7 @@ async function seedSimulator(sim: Sim, spec: ShopSpec) {
     const c = await sim.call<{ id: string }>("POST", `${path}/customers`, {
       firstName: first,
       lastName: last,
-      email: `${first}.${last}${i}@example.com`.toLowerCase().normalize("NFD").replace(/[^\x00-\x7f]/g, "").replace(/'/g, ""),
+      email: `${first}.${last}${i}@example.com`.toLowerCase().normalize("NFD").replace(/[^\p{ASCII}]/gu, "").replace(/'/g, ""),
       phone: `+1555${String(1000000 + i).slice(-7)}`,
       address: { address1: `${r.int(1, 999)} ${r.pick(STREETS)}`, ...place },
       paymentMethod:

@@ -90,7 +90,7 @@ const als = new AsyncLocalStorage<Scope>();
 function replayResult(r: StoredRecord): RouteResult {
   const headers: Record<string, string> = { ...((r.responseHeaders ?? {}) as Record<string, string>), [REPLAYED_HEADER]: "true" };
   // The stored text is what JSON.stringify produced; parse + stringify gives the same bytes back.
-  let body: unknown = null;
+  let body: unknown;
   try {
     body = r.responseBody ? JSON.parse(r.responseBody) : null;
   } catch {

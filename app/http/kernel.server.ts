@@ -206,7 +206,7 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
     } catch (err) {
       const e = toApiError(err, requestId);
       for (const [k, v] of Object.entries(e.headers)) headers.set(k, v);
-      return errorResponse(e.code as ErrorCode, e.message, requestId, headers);
+      return errorResponse(e.code, e.message, requestId, headers);
     }
   }
 
