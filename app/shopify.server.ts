@@ -43,6 +43,8 @@ export function addDocumentResponseHeaders(request: Request, headers: Headers): 
   if (config.SHOPIFY_SIMULATOR_URL && csp) {
     headers.set("Content-Security-Policy", csp.replace("frame-ancestors", `frame-ancestors ${new URL(config.SHOPIFY_SIMULATOR_URL).origin}`));
   }
+  // The library preloads App Bridge from Shopify's CDN; in simulator mode the stand-in is loaded instead.
+  if (config.SHOPIFY_SIMULATOR_URL) headers.delete("Link");
 }
 
 /** App Bridge: Shopify's CDN script, or the simulator's stand-in (docs/simulator.md). */

@@ -371,7 +371,9 @@ async function seedShop(sim: Sim, spec: ShopSpec) {
   const installed = await sim.installShop({ shop: spec.domain, currencyCode: spec.currencyCode, name: spec.domain.split(".")[0].replace(/-/g, " ") });
   if (fresh) await seedSimulator(sim, spec);
   await recordInstallation(spec.domain, installed.accessToken, installed.scope);
-  await setAppPlan(spec.domain, spec.plan);
+  // Pro demo shops hold a support override (they have no charge in the simulator's Billing); a
+  // Free one follows Billing, so upgrading it on the Plan page works as for a merchant.
+  await setAppPlan(spec.domain, spec.plan === "PRO" ? "PRO" : null);
   const shop = await prisma.shop.update({
     where: { domain: spec.domain },
     data: { storefrontOrigins: [`https://${spec.domain}`] },

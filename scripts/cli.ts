@@ -2,7 +2,7 @@
 //   keys mint --shop D --name N --scopes a,b [--expires ISO] [--publishable]   -> {"id","key"} (key shown once)
 //   keys list --shop D
 //   keys revoke --id ID
-//   shops plan --shop D --plan pro|free
+//   shops plan --shop D --plan pro|free|billing   (support override of Shopify Billing; billing = clear it)
 //   shops list
 //   mirror reconcile --shop D          (rebuild the shop's mirror from the platform, inline)
 //   sessions reseal                    (seal every Shopify token under the current ENCRYPTION_KEY)
@@ -20,7 +20,8 @@ const USAGE = `usage:
   keys mint --shop DOMAIN --name NAME --scopes a,b [--expires ISO-8601] [--publishable]
   keys list --shop DOMAIN
   keys revoke --id KEY_ID
-  shops plan --shop DOMAIN --plan pro|free
+  shops plan --shop DOMAIN --plan pro|free|billing   support override: pins the plan whatever Shopify Billing
+                                                   says (merchants upgrade on the app's Plan page); billing clears it
   shops list
   mirror reconcile --shop DOMAIN
   sessions reseal`;
@@ -69,13 +70,15 @@ async function main(): Promise<void> {
       return print({ id, revoked: true });
     }
     case "shops plan": {
+      // A support override: merchants get Pro through Shopify Billing on the Plan page (decision 064).
       const plan = need("plan").toUpperCase();
-      if (plan !== "PRO" && plan !== "FREE") throw new Error(`--plan must be pro or free, not ${values.plan}`);
-      await lifecycle.setAppPlan(need("shop"), plan);
-      return print({ shop: values.shop, plan: plan.toLowerCase() });
+      if (plan !== "PRO" && plan !== "FREE" && plan !== "BILLING") throw new Error(`--plan must be pro, free or billing, not ${values.plan}`);
+      await lifecycle.setAppPlan(need("shop"), plan === "BILLING" ? null : plan);
+      const shop = await prisma.shop.findUniqueOrThrow({ where: { domain: need("shop") }, select: { appPlan: true, billingPlan: true, planOverride: true } });
+      return print({ shop: values.shop, plan: shop.appPlan.toLowerCase(), billing_plan: shop.billingPlan.toLowerCase(), override: shop.planOverride?.toLowerCase() ?? null });
     }
     case "shops list":
-      return print(await prisma.shop.findMany({ select: { domain: true, installState: true, appPlan: true, partnerDevelopment: true }, orderBy: { domain: "asc" } }));
+      return print(await prisma.shop.findMany({ select: { domain: true, installState: true, appPlan: true, billingPlan: true, planOverride: true, partnerDevelopment: true }, orderBy: { domain: "asc" } }));
     case "mirror reconcile":
       return print(await reconcileShop(need("shop")));
     case "sessions reseal":

@@ -10,6 +10,7 @@ import { ApiError, type ErrorCode } from "../errors";
 import { log } from "../log.server";
 import type { KeyKind, Scope } from "../domain/keys.server";
 import { planAllowsApi } from "../domain/shops.server";
+import { recordKeyUsage } from "../domain/key-usage.server";
 import { authenticateRequest, authenticateSession } from "./auth.server";
 import { readBody } from "./body.server";
 import { allowOrigin, isPreflight, preflightHeaders, shopAllowsOrigin } from "./cors.server";
@@ -88,7 +89,15 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
   const table = compileRoutes(routes);
   const methods = [...new Set(routes.map((r) => r.method))];
 
+  // Every answer to an authenticated key is counted for the admin's API keys page (decision 060).
   async function handle(request: Request): Promise<Response> {
+    const seen: { keyId?: string } = {};
+    const response = await answer(request, seen);
+    if (seen.keyId) void recordKeyUsage(seen.keyId, response.status, { client: options.redis });
+    return response;
+  }
+
+  async function answer(request: Request, seen: { keyId?: string }): Promise<Response> {
     const requestId = newRequestId();
     const headers = new Headers({ "X-Service-Request-Id": requestId });
     if (config.noStore) headers.set("Cache-Control", "no-store");
@@ -112,6 +121,7 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
 
       // 1. credential
       const principal = await authenticateRequest(request, config.keyKind, config.label);
+      seen.keyId = principal.key.id;
       if (origin && !shopAllowsOrigin(origin, principal.shop)) {
         headers.delete("Access-Control-Allow-Origin");
         headers.delete("Access-Control-Expose-Headers");

@@ -114,6 +114,32 @@ export interface PlatformCustomer {
   shippingAddress: PlatformAddress | null;
 }
 
+/** Shopify Billing: a recurring app charge to request (appSubscriptionCreate). */
+export interface AppChargeRequest {
+  name: string;
+  /** Decimal string, e.g. "49.00". */
+  amount: string;
+  currencyCode: string;
+  interval: "EVERY_30_DAYS" | "ANNUAL";
+  returnUrl: string;
+  /** Test charges bill nothing; development stores accept only those. */
+  test: boolean;
+}
+
+export interface AppChargeCreated {
+  id: string;
+  /** Where the merchant approves or declines the charge (Shopify's page). */
+  confirmationUrl: string;
+}
+
+export interface AppCharge {
+  id: string;
+  name: string;
+  status: string;
+  test: boolean;
+  currentPeriodEnd: string | null;
+}
+
 export interface ShopifyPort {
   readonly shop: string;
   getShop(): Promise<PlatformShop>;
@@ -144,4 +170,9 @@ export interface ShopifyPort {
   getVariants(variantGids: string[]): Promise<PlatformVariant[]>;
   /** Batched by 250 ids; unknown ids are left out of the answer. */
   getCustomers(customerGids: string[]): Promise<PlatformCustomer[]>;
+  /** Shopify Billing: asks for a recurring charge; the merchant approves it at confirmationUrl. */
+  createAppCharge(request: AppChargeRequest): Promise<AppChargeCreated>;
+  /** The app's live charges (currentAppInstallation.activeSubscriptions). */
+  activeAppCharges(): Promise<AppCharge[]>;
+  cancelAppCharge(id: string): Promise<void>;
 }

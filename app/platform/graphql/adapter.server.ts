@@ -31,6 +31,9 @@ import { VARIANTS_GET, mapVariantsGet, type VariantsGetResult } from "./variants
 import { CUSTOMERS_GET, mapCustomersGet, type CustomersGetResult } from "./customers-get";
 import { SHOP_GET, mapShopGet, type ShopGetResult } from "./shop-get";
 import { fetchCustomerId } from "./customer-id";
+import { APP_SUBSCRIPTION_CREATE, appSubscriptionCreateVariables, mapAppSubscriptionCreate, type AppSubscriptionCreateResult } from "./app-subscription-create";
+import { APP_SUBSCRIPTION_CANCEL, mapAppSubscriptionCancel, type AppSubscriptionCancelResult } from "./app-subscription-cancel";
+import { CURRENT_APP_INSTALLATION, mapCurrentAppInstallation, type CurrentAppInstallationResult } from "./current-app-installation";
 
 // Shopify caps `nodes(ids:)` at 250 ids per call.
 const NODES_MAX = 250;
@@ -145,6 +148,18 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
         out.push(...mapCustomersGet(await gql<CustomersGetResult>(CUSTOMERS_GET, { ids: ids.slice(i, i + CUSTOMERS_MAX) })));
       }
       return out;
+    },
+
+    async createAppCharge(request) {
+      return mapAppSubscriptionCreate(await gql<AppSubscriptionCreateResult>(APP_SUBSCRIPTION_CREATE, appSubscriptionCreateVariables(request)));
+    },
+
+    async activeAppCharges() {
+      return mapCurrentAppInstallation(await gql<CurrentAppInstallationResult>(CURRENT_APP_INSTALLATION));
+    },
+
+    async cancelAppCharge(id) {
+      mapAppSubscriptionCancel(await gql<AppSubscriptionCancelResult>(APP_SUBSCRIPTION_CANCEL, { id }));
     },
   };
   return port;
