@@ -11,6 +11,7 @@ export default defineConfig({
   workers: 1,
   reporter: "list",
   use: {
+    screenshot: "only-on-failure",
     baseURL: E2E_BASE_URL,
     // Headless Chromium says "HeadlessChrome", which the Shopify library answers with 410 as a bot.
     userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36",

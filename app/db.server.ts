@@ -2,14 +2,22 @@
 import { PrismaClient } from "@prisma/client";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { env } from "./env.server";
+import { log } from "./log.server";
 
 declare global {
-  // eslint-disable-next-line no-var
   var __prisma: PrismaClient | undefined;
 }
 
 function create(): PrismaClient {
-  const adapter = new PrismaPg({ connectionString: env().DATABASE_URL, max: 10 });
+  // The adapter's pool survives a dropped connection (it listens for `error` itself); these say
+  // so in the log, so a database restart is visible (same rule as app/pg.server.ts).
+  const adapter = new PrismaPg(
+    { connectionString: env().DATABASE_URL, max: 10 },
+    {
+      onPoolError: (err) => log.warn("prisma pool: idle database connection lost; it will be replaced", { err }),
+      onConnectionError: (err) => log.warn("prisma pool: database connection lost during a transaction", { err }),
+    },
+  );
   return new PrismaClient({ adapter });
 }
 

@@ -19,13 +19,23 @@ export const EnvSchema = z.object({
   // Keys every credential hash, customer session and signed cursor/URL. Rotating it
   // invalidates every API key, every customer session and every signed download URL.
   SERVICE_SECRET: secret("SERVICE_SECRET"),
-  // AES-256-GCM key (64 hex chars) for secrets that must be recoverable (webhook signing secrets).
+  // AES-256-GCM key (64 hex chars) for secrets that must be recoverable: Shopify access tokens,
+  // webhook signing secrets (app/secret-box.server.ts). During a rotation the old keys go in
+  // ENCRYPTION_KEYS_PREVIOUS (comma-separated) until `npm run cli -- sessions reseal` has run.
   ENCRYPTION_KEY: z.string().regex(/^[0-9a-f]{64}$/i, "ENCRYPTION_KEY must be 64 hex characters (openssl rand -hex 32)"),
+  ENCRYPTION_KEYS_PREVIOUS: z
+    .string()
+    .regex(/^([0-9a-f]{64}(,[0-9a-f]{64})*)?$/i, "ENCRYPTION_KEYS_PREVIOUS must be comma-separated 64-hex-character keys")
+    .default(""),
   // When set, every request to *.myshopify.com / shopify.com is routed to the platform simulator.
   SHOPIFY_SIMULATOR_URL: z.string().url().optional(),
   SIMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(3100),
   SIMULATOR_STATE_FILE: z.string().default(".data/simulator.json"),
   EXPORTS_DIR: z.string().default(".data/exports"),
+  // Export jobs (docs/decisions/057-export-jobs.md): the largest file rendered (spec 2: 128 MB,
+  // here 128 MiB; tests lower it), and rows per keyset page of the subscriptions dataset.
+  EXPORT_MAX_BYTES: z.coerce.number().int().min(1).default(128 * 1024 * 1024),
+  EXPORT_PAGE_ROWS: z.coerce.number().int().min(1).max(50_000).default(5000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   // Worker processes (workers/main.ts): which queues this process serves (comma-separated;
   // empty = all), jobs at once per queue, the job lock (a dead worker's job is handed on once
@@ -34,6 +44,10 @@ export const EnvSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   WORKER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
   WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(25_000),
+  /** How long an idempotency claim holds its key before a retry may settle it (decision 035). */
+  IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(1000).default(300_000),
+  /** How often workers re-assert the job schedulers, so they come back after Redis loses its data. */
+  WORKER_SCHEDULE_CHECK_MS: z.coerce.number().int().min(100).default(60_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -5,6 +5,7 @@
 // See docs/decisions/007-hot-path-sql.md.
 import pg from "pg";
 import { env } from "./env.server";
+import { log } from "./log.server";
 
 const TIMESTAMP = 1114; // timestamp without time zone: how Prisma stores DateTime
 
@@ -16,7 +17,8 @@ const parseUtc = (value: string) => new Date(value.replace(" ", "T") + "Z");
 let pool: pg.Pool | undefined;
 
 export function hotPool(): pg.Pool {
-  pool ??= new pg.Pool({
+  if (pool) return pool;
+  pool = new pg.Pool({
     connectionString: env().DATABASE_URL,
     max: 10,
     idleTimeoutMillis: 30_000,
@@ -26,6 +28,11 @@ export function hotPool(): pg.Pool {
         oid === TIMESTAMP && format !== "binary" ? parseUtc : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
+  // An idle client whose backend dies (database restart, failover, pg_terminate_backend) emits
+  // `error` on the pool; unheard, that event kills the process. The pool has already dropped the
+  // client: the next query opens a fresh connection. A query in flight fails on its own (the
+  // request it serves answers 500) and its client is discarded on release.
+  pool.on("error", (err) => log.warn("hot pool: idle database connection lost; it will be replaced", { err }));
   return pool;
 }
 

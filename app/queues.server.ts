@@ -2,6 +2,7 @@
 import { Queue, type JobsOptions } from "bullmq";
 import { createRedis } from "./redis.server";
 import { env } from "./env.server";
+import { log } from "./log.server";
 
 export const QUEUES = {
   /** Contract mirror: one job per inbound contract webhook, plus whole-shop reconciles. */
@@ -10,7 +11,14 @@ export const QUEUES = {
   privacy: "privacy",
   /** Daily sweeps, started by job schedulers (not setInterval). */
   sweeps: "sweeps",
+  /** Export jobs: one BullMQ job per export, its id the export's id (docs/decisions/057). */
+  exports: "exports",
 } as const;
+
+/** The payload of an `exports` queue job, shared by the producer and the worker. */
+export interface ExportRenderPayload {
+  exportId: string;
+}
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -34,6 +42,8 @@ export function queue(name: QueueName): Queue {
   let q = queues.get(name);
   if (!q) {
     q = new Queue(name, { connection: queueConnection(), prefix: env().REDIS_PREFIX, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    // A Queue re-emits connection errors; an EventEmitter `error` nobody hears kills the process.
+    q.on("error", (err) => log.warn("queue connection error", { queue: name, err }));
     queues.set(name, q);
   }
   return q;

@@ -3,6 +3,7 @@
 import "@shopify/shopify-app-remix/adapters/node";
 import { AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
+import { EncryptedSessionStorage } from "./encrypted-session-storage.server";
 import { prisma } from "./db.server";
 import { env } from "./env.server";
 import { LIBRARY_API_VERSION } from "./platform/api-version";
@@ -22,7 +23,8 @@ const shopify = shopifyApp({
   scopes: config.SCOPES.split(","),
   appUrl: config.SHOPIFY_APP_URL,
   authPathPrefix: "/auth",
-  sessionStorage: new PrismaSessionStorage(prisma),
+  // Access tokens sealed at rest (docs/decisions/038-secrets-at-rest.md).
+  sessionStorage: new EncryptedSessionStorage(new PrismaSessionStorage(prisma)),
   distribution: AppDistribution.AppStore,
   future: { unstable_newEmbeddedAuthStrategy: true },
   isEmbeddedApp: true,
@@ -41,6 +43,8 @@ export function addDocumentResponseHeaders(request: Request, headers: Headers): 
   if (config.SHOPIFY_SIMULATOR_URL && csp) {
     headers.set("Content-Security-Policy", csp.replace("frame-ancestors", `frame-ancestors ${new URL(config.SHOPIFY_SIMULATOR_URL).origin}`));
   }
+  // The library preloads App Bridge from Shopify's CDN; in simulator mode the stand-in is loaded instead.
+  if (config.SHOPIFY_SIMULATOR_URL) headers.delete("Link");
 }
 
 /** App Bridge: Shopify's CDN script, or the simulator's stand-in (docs/simulator.md). */

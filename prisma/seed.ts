@@ -116,7 +116,7 @@ async function seedSimulator(sim: Sim, spec: ShopSpec) {
     const c = await sim.call<{ id: string }>("POST", `${path}/customers`, {
       firstName: first,
       lastName: last,
-      email: `${first}.${last}${i}@example.com`.toLowerCase().normalize("NFD").replace(/[^\x00-\x7f]/g, "").replace(/'/g, ""),
+      email: `${first}.${last}${i}@example.com`.toLowerCase().normalize("NFD").replace(/[^\p{ASCII}]/gu, "").replace(/'/g, ""),
       phone: `+1555${String(1000000 + i).slice(-7)}`,
       address: { address1: `${r.int(1, 999)} ${r.pick(STREETS)}`, ...place },
       paymentMethod:
@@ -373,7 +373,9 @@ async function seedShop(sim: Sim, spec: ShopSpec) {
   const installed = await sim.installShop({ shop: spec.domain, currencyCode: spec.currencyCode, name: spec.domain.split(".")[0].replace(/-/g, " ") });
   if (fresh) await seedSimulator(sim, spec);
   await recordInstallation(spec.domain, installed.accessToken, installed.scope);
-  await setAppPlan(spec.domain, spec.plan);
+  // Pro demo shops hold a support override (they have no charge in the simulator's Billing); a
+  // Free one follows Billing, so upgrading it on the Plan page works as for a merchant.
+  await setAppPlan(spec.domain, spec.plan === "PRO" ? "PRO" : null);
   const shop = await prisma.shop.update({
     where: { domain: spec.domain },
     data: { storefrontOrigins: [`https://${spec.domain}`] },

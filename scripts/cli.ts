@@ -2,10 +2,11 @@
 //   keys mint --shop D --name N --scopes a,b [--expires ISO] [--publishable]   -> {"id","key"} (key shown once)
 //   keys list --shop D
 //   keys revoke --id ID
-//   shops plan --shop D --plan pro|free
+//   shops plan --shop D --plan pro|free|billing   (support override of Shopify Billing; billing = clear it)
 //   shops list
 //   mirror reconcile --shop D          (rebuild the shop's mirror from the platform, inline)
 //   storefront sync --shop D           (rewrite the shop's storefront metafields, inline)
+//   sessions reseal                    (seal every Shopify token under the current ENCRYPTION_KEY)
 import { parseArgs } from "node:util";
 import { applyLocalDefaults } from "./local-env";
 
@@ -15,15 +16,18 @@ const keys = await import("../app/domain/keys.server");
 const lifecycle = await import("../app/domain/shop-lifecycle.server");
 const { reconcileShop } = await import("../app/domain/mirror.server");
 const { syncStorefrontMetafields } = await import("../app/domain/storefront-sync.server");
+const { resealSessionTokens } = await import("../app/session-tokens.server");
 
 const USAGE = `usage:
   keys mint --shop DOMAIN --name NAME --scopes a,b [--expires ISO-8601] [--publishable]
   keys list --shop DOMAIN
   keys revoke --id KEY_ID
-  shops plan --shop DOMAIN --plan pro|free
+  shops plan --shop DOMAIN --plan pro|free|billing   support override: pins the plan whatever Shopify Billing
+                                                   says (merchants upgrade on the app's Plan page); billing clears it
   shops list
   mirror reconcile --shop DOMAIN
-  storefront sync --shop DOMAIN`;
+  storefront sync --shop DOMAIN
+  sessions reseal`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -69,17 +73,21 @@ async function main(): Promise<void> {
       return print({ id, revoked: true });
     }
     case "shops plan": {
+      // A support override: merchants get Pro through Shopify Billing on the Plan page (decision 064).
       const plan = need("plan").toUpperCase();
-      if (plan !== "PRO" && plan !== "FREE") throw new Error(`--plan must be pro or free, not ${values.plan}`);
-      await lifecycle.setAppPlan(need("shop"), plan);
-      return print({ shop: values.shop, plan: plan.toLowerCase() });
+      if (plan !== "PRO" && plan !== "FREE" && plan !== "BILLING") throw new Error(`--plan must be pro, free or billing, not ${values.plan}`);
+      await lifecycle.setAppPlan(need("shop"), plan === "BILLING" ? null : plan);
+      const shop = await prisma.shop.findUniqueOrThrow({ where: { domain: need("shop") }, select: { appPlan: true, billingPlan: true, planOverride: true } });
+      return print({ shop: values.shop, plan: shop.appPlan.toLowerCase(), billing_plan: shop.billingPlan.toLowerCase(), override: shop.planOverride?.toLowerCase() ?? null });
     }
     case "shops list":
-      return print(await prisma.shop.findMany({ select: { domain: true, installState: true, appPlan: true, partnerDevelopment: true }, orderBy: { domain: "asc" } }));
+      return print(await prisma.shop.findMany({ select: { domain: true, installState: true, appPlan: true, billingPlan: true, planOverride: true, partnerDevelopment: true }, orderBy: { domain: "asc" } }));
     case "mirror reconcile":
       return print(await reconcileShop(need("shop")));
     case "storefront sync":
       return print(await syncStorefrontMetafields(need("shop"), { force: true }));
+    case "sessions reseal":
+      return print(await resealSessionTokens());
     default:
       throw new Error(USAGE);
   }

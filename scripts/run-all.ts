@@ -1,5 +1,8 @@
-// `npm start` / `npm run dev`: web, workers and (in simulator mode) the platform simulator,
-// started together and stopped together. If one process dies, the others are stopped too.
+// `npm start` / `npm run dev`: web, workers and (in simulator mode) the platform simulator, each
+// supervised on its own (docs/decisions/036-process-supervision.md). A child that exits is
+// logged and restarted after a back-off (1 s doubling to 30 s; back to 1 s once it has run for
+// a minute), and never takes the others down: a worker crash costs no API request. Ctrl-C or
+// SIGTERM stops them all together (SIGTERM, then SIGKILL after 30 s) and exits 0.
 import { spawn, type ChildProcess } from "node:child_process";
 import { applyLocalDefaults } from "./local-env";
 
@@ -11,14 +14,28 @@ const node = process.execPath;
 const ts = (file: string, ...flags: string[]): [string, string[]] => [node, [...flags, "--import", "tsx", file]];
 
 const processes: Record<string, [string, string[]]> = {
-  // Dev: `remix dev` rebuilds on change and serves the build with remix-serve (live reload).
-  web: dev ? ["node_modules/.bin/remix", ["dev"]] : ts("server.ts"),
+  // Dev: `remix dev` rebuilds on change and restarts server.ts (the same server as production,
+  // so /api/ keeps its front door: docs/decisions/037-api-front-door.md).
+  web: dev ? ["node_modules/.bin/remix", ["dev", "-c", `${node} --import tsx server.ts`]] : ts("server.ts"),
   workers: dev ? ts("workers/main.ts", "--watch") : ts("workers/main.ts"),
 };
 if (process.env.SHOPIFY_SIMULATOR_URL) processes.simulator = ts("simulator/main.ts");
 
-const children = new Map<string, ChildProcess>();
+const FIRST_DELAY_MS = 1000;
+const MAX_DELAY_MS = 30_000;
+const STABLE_MS = 60_000;
+
+interface Supervised {
+  child: ChildProcess | null;
+  startedAt: number;
+  delayMs: number;
+  restart: NodeJS.Timeout | null;
+}
+
+const supervised = new Map<string, Supervised>();
 let stopping = false;
+
+const say = (msg: string) => console.log(`[run-all] ${msg}`);
 
 function prefix(name: string, stream: NodeJS.ReadableStream | null, out: NodeJS.WriteStream) {
   let partial = "";
@@ -29,34 +46,52 @@ function prefix(name: string, stream: NodeJS.ReadableStream | null, out: NodeJS.
   });
 }
 
-function stopAll(code: number) {
+function start(name: string) {
+  const [cmd, args] = processes[name];
+  const s = supervised.get(name) ?? { child: null, startedAt: 0, delayMs: FIRST_DELAY_MS, restart: null };
+  supervised.set(name, s);
+  s.restart = null;
+  const child = spawn(cmd, args, { env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+  s.child = child;
+  s.startedAt = Date.now();
+  prefix(name, child.stdout, process.stdout);
+  prefix(name, child.stderr, process.stderr);
+  say(`started ${name} (pid ${child.pid})`);
+  child.on("error", (err) => say(`${name} could not be started: ${err.message}`));
+  child.on("exit", (code, signal) => {
+    s.child = null;
+    if (stopping) return;
+    // A child that ran a while before dying starts over from the shortest delay.
+    if (Date.now() - s.startedAt >= STABLE_MS) s.delayMs = FIRST_DELAY_MS;
+    const delay = s.delayMs;
+    s.delayMs = Math.min(s.delayMs * 2, MAX_DELAY_MS);
+    say(`${name} exited (${signal ?? `code ${code}`}); restarting in ${delay} ms`);
+    s.restart = setTimeout(() => start(name), delay);
+  });
+}
+
+function stopAll() {
   if (stopping) return;
   stopping = true;
-  for (const child of children.values()) child.kill("SIGTERM");
+  say("stopping all");
+  for (const s of supervised.values()) {
+    if (s.restart) clearTimeout(s.restart);
+    s.child?.kill("SIGTERM");
+  }
   const deadline = setTimeout(() => {
-    for (const child of children.values()) child.kill("SIGKILL");
+    for (const s of supervised.values()) s.child?.kill("SIGKILL");
   }, 30_000);
   const wait = setInterval(() => {
-    if ([...children.values()].every((c) => c.exitCode !== null || c.signalCode !== null)) {
+    if ([...supervised.values()].every((s) => s.child === null)) {
       clearInterval(wait);
       clearTimeout(deadline);
-      process.exit(code);
+      process.exit(0);
     }
   }, 100);
 }
 
-for (const [name, [cmd, args]] of Object.entries(processes)) {
-  const child = spawn(cmd, args, { env: process.env, stdio: ["ignore", "pipe", "pipe"] });
-  children.set(name, child);
-  prefix(name, child.stdout, process.stdout);
-  prefix(name, child.stderr, process.stderr);
-  child.on("exit", (code, signal) => {
-    if (!stopping) {
-      console.error(`[run-all] ${name} exited (${signal ?? code}); stopping the others`);
-      stopAll(code || 1);
-    }
-  });
-}
-console.log(`[run-all] started ${Object.keys(processes).join(", ")}; app on ${process.env.SHOPIFY_APP_URL}`);
-process.once("SIGINT", () => stopAll(0));
-process.once("SIGTERM", () => stopAll(0));
+// Signals first: a stop that arrives while the children are starting still stops them all.
+process.once("SIGINT", stopAll);
+process.once("SIGTERM", stopAll);
+for (const name of Object.keys(processes)) start(name);
+say(`supervising ${Object.keys(processes).join(", ")}; app on ${process.env.SHOPIFY_APP_URL}`);

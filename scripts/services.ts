@@ -12,7 +12,7 @@ export async function ensureDatabase(url: string): Promise<void> {
   try {
     await client.connect();
   } catch (err) {
-    throw new Error(`PostgreSQL is not reachable at ${target.host} (${(err as Error).message}). Start it, or set DATABASE_URL.`);
+    throw new Error(`PostgreSQL is not reachable at ${target.host} (${(err as Error).message}). Start it, or set DATABASE_URL.`, { cause: err });
   }
   try {
     const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
@@ -28,7 +28,7 @@ export async function checkRedis(url: string): Promise<void> {
     await r.connect();
     await r.ping();
   } catch (err) {
-    throw new Error(`Redis is not reachable at ${url} (${(err as Error).message}). Start it, or set REDIS_URL.`);
+    throw new Error(`Redis is not reachable at ${url} (${(err as Error).message}). Start it, or set REDIS_URL.`, { cause: err });
   } finally {
     r.disconnect();
   }

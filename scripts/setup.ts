@@ -16,6 +16,8 @@ step("generating the Prisma client");
 run("node_modules/.bin/prisma", ["generate"]);
 step("applying migrations");
 run("node_modules/.bin/prisma", ["migrate", "deploy"]);
+step("sealing Shopify access tokens stored in clear or under an older ENCRYPTION_KEY (decision 038)");
+run("node_modules/.bin/tsx", ["scripts/cli.ts", "sessions", "reseal"]);
 step("seeding the demo shops");
 run("node_modules/.bin/tsx", ["prisma/seed.ts"]);
 step("done");

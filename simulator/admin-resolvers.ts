@@ -19,7 +19,8 @@ import {
   updateDraftLine,
   type Outcome,
 } from "./store";
-import { connection, gqlContract, gqlLine, gqlProduct, gqlSellingPlanGroup, gqlShop, gqlVariant, idKey, MAX_PAGE, type ConnectionArgs } from "./serialize";
+import { cancelAppSubscription, confirmationUrl, createAppSubscription, gqlAppInstallation, gqlAppSubscription } from "./billing";
+import { connection, gqlContract, gqlCustomer, gqlLine, gqlProduct, gqlSellingPlanGroup, gqlShop, gqlVariant, idKey, MAX_PAGE, type ConnectionArgs } from "./serialize";
 
 /** What every resolver is given besides its arguments: the simulator and the calling shop. */
 export interface AdminContext {
@@ -59,6 +60,8 @@ const statusMutation = (target: "PAUSED" | "ACTIVE" | "CANCELLED") =>
 export const QUERY: Record<string, RootResolver> = {
   shop: (_a, { shop }) => gqlShop(shop),
 
+  currentAppInstallation: (_a, { shop }) => gqlAppInstallation(shop),
+
   subscriptionContract: ({ id }, { shop }) => {
     const c = ownContract(shop, id);
     return c ? gqlContract(shop, c) : null;
@@ -91,6 +94,8 @@ export const QUERY: Record<string, RootResolver> = {
     return (ids as string[]).map((id) => {
       const variant = shop.variants[id];
       if (variant) return gqlVariant(shop, variant);
+      const customer = shop.customers[id];
+      if (customer) return gqlCustomer(customer);
       const c = ownContract(shop, id);
       return c ? gqlContract(shop, c) : null;
     });
@@ -98,6 +103,20 @@ export const QUERY: Record<string, RootResolver> = {
 };
 
 export const MUTATION: Record<string, RootResolver> = {
+  // Shopify Billing (simulator/billing.ts). The payload's confirmationUrl is the simulator's own
+  // page, so the resolver needs the core besides the shop.
+  appSubscriptionCreate: (a, { core, shop }) => {
+    const outcome = createAppSubscription(core.state, shop, a as Parameters<typeof createAppSubscription>[2], core.now());
+    if (!outcome.ok) return { appSubscription: null, confirmationUrl: null, userErrors: outcome.userErrors };
+    core.commit(shop, outcome.events);
+    return { appSubscription: gqlAppSubscription(outcome.value), confirmationUrl: confirmationUrl(core, shop, outcome.value), userErrors: [] };
+  },
+  appSubscriptionCancel: mutation(
+    (a, { core, shop }) => cancelAppSubscription(shop, a.id, core.now()),
+    (s) => ({ appSubscription: gqlAppSubscription(s) }),
+    ["appSubscription"],
+  ),
+
   subscriptionContractPause: statusMutation("PAUSED"),
   subscriptionContractActivate: statusMutation("ACTIVE"),
   subscriptionContractCancel: statusMutation("CANCELLED"),

@@ -15,6 +15,8 @@ export interface SimConfig {
 export class SimCore {
   private seq = 0;
   writer: StateWriter | null = null;
+  /** The address browsers reach the simulator at (billing confirmation URLs); set once listening. */
+  publicUrl = "";
   dispatcher: WebhookDispatcher | null = null;
 
   constructor(

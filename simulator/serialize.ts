@@ -96,6 +96,24 @@ export function gqlCustomer(c: Customer) {
     displayName: `${c.firstName} ${c.lastName}`.trim(),
     defaultEmailAddress: c.email ? { emailAddress: c.email } : null,
     defaultPhoneNumber: c.phone ? { phoneNumber: c.phone } : null,
+    // The simulator keeps one address per customer; fields it does not model are null.
+    defaultAddress: c.address
+      ? {
+          __typename: "MailingAddress",
+          firstName: c.firstName,
+          lastName: c.lastName,
+          company: null,
+          address1: c.address.address1,
+          address2: null,
+          city: c.address.city,
+          province: c.address.province,
+          provinceCode: c.address.province,
+          zip: c.address.zip,
+          country: c.address.country,
+          countryCodeV2: /^[A-Z]{2}$/.test(c.address.country) ? c.address.country : null,
+          phone: c.phone,
+        }
+      : null,
   };
 }
 

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { log } from "../app/log.server";
 import { handleAdminGraphql, type HttpAnswer } from "./admin-graphql";
 import { adminFramePage, appBridgeScript } from "./admin-frame";
+import { confirmationPage } from "./billing";
 import { handleControl } from "./control";
 import { SimCore } from "./core";
 import { handleCustomerAccount } from "./customer-account";
@@ -72,6 +73,10 @@ const TOKEN = /^\/shops\/([^/]+)\/admin\/oauth\/access_token$/;
 const CUSTOMER_ACCOUNT = /^\/shopify\.com\/(\d+)\/account\/customer\/api\/([^/]+)\/graphql$/;
 const SESSION_TOKEN = /^\/_sim\/shops\/[^/]+\/session-token$/;
 const ADMIN_FRAME = /^\/admin\/([^/]+)\/?$/;
+// admin.shopify.com/store/<store>/apps/<app>/<path>: a deep link into the framed app.
+const ADMIN_APP_PATH = /^\/admin\/([^/]+)\/apps\/[^/]+(\/.*)$/;
+// Shopify Billing's confirmation page for one charge (simulator/billing.ts).
+const CHARGE_CONFIRM = /^\/admin\/([^/]+)\/charges\/(\d+)\/confirm$/;
 
 export async function route(core: SimCore, req: IncomingMessage): Promise<HttpAnswer> {
   const url = new URL(req.url ?? "/", "http://simulator");
@@ -94,8 +99,12 @@ export async function route(core: SimCore, req: IncomingMessage): Promise<HttpAn
     return answer;
   }
   if (method === "GET" && url.pathname === "/app-bridge.js") return appBridgeScript(`http://${header("host")}`);
+  const charge = CHARGE_CONFIRM.exec(url.pathname);
+  if (charge && (method === "GET" || method === "POST")) return confirmationPage(core, decodeURIComponent(charge[1]), charge[2], method, body);
   const frame = ADMIN_FRAME.exec(url.pathname);
-  if (frame && method === "GET") return adminFramePage(core, decodeURIComponent(frame[1]));
+  if (frame && method === "GET") return adminFramePage(core, decodeURIComponent(frame[1]), `http://${header("host")}`);
+  const deep = ADMIN_APP_PATH.exec(url.pathname);
+  if (deep && method === "GET") return adminFramePage(core, decodeURIComponent(deep[1]), `http://${header("host")}`, deep[2], url.searchParams);
 
   let m = ADMIN_GRAPHQL.exec(url.pathname);
   if (m) {
@@ -147,6 +156,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${options.host ?? "127.0.0.1"}:${port}`;
+  core.publicUrl = url;
   let closed = false;
 
   return {

@@ -1,6 +1,7 @@
 // The simulator's whole world as plain JSON-serialisable data: one object per shop, each holding
 // what Shopify would hold for it. Persisted as is (persistence.ts), mutated only by store.ts.
 import { randomBytes } from "node:crypto";
+import type { AppSubscription } from "./billing";
 
 export type ContractStatus = "ACTIVE" | "PAUSED" | "CANCELLED" | "EXPIRED" | "FAILED" | "STALE";
 export type Interval = "DAY" | "WEEK" | "MONTH" | "YEAR";
@@ -147,7 +148,7 @@ export interface Email {
 export interface OperationRecord {
   seq: number;
   at: string;
-  api: "admin" | "customer_account" | "oauth";
+  api: "admin" | "customer_account" | "oauth" | "billing";
   operation: string;
   variables: Record<string, unknown>;
   /** graphql_errors: the document did not validate against the schema, or its variables did not fit. */
@@ -193,6 +194,8 @@ export interface ShopState {
   operations: OperationRecord[];
   failures: Failure[];
   deliveries: WebhookDelivery[];
+  /** Shopify Billing: the app's recurring charges (simulator/billing.ts); absent in older state files. */
+  appSubscriptions?: AppSubscription[];
 }
 
 export interface SimState {

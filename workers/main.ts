@@ -7,8 +7,9 @@ import { applyLocalDefaults } from "../scripts/local-env";
 
 applyLocalDefaults();
 const { env } = await import("../app/env.server");
-const { QUEUES, queue, queueConnection, closeQueues } = await import("../app/queues.server");
-const { PROCESSORS, SCHEDULES } = await import("./processors");
+const { QUEUES, queueConnection, closeQueues } = await import("../app/queues.server");
+const { PROCESSORS } = await import("./processors");
+const { assertSchedules, keepSchedules } = await import("./schedules");
 const { log } = await import("../app/log.server");
 
 const config = env();
@@ -43,9 +44,8 @@ const workers = selected.map((name) => {
   return worker;
 });
 
-for (const s of SCHEDULES) {
-  if (selected.includes(s.queue)) await queue(s.queue).upsertJobScheduler(s.id, { pattern: s.pattern, tz: "UTC" }, { name: s.name });
-}
+await assertSchedules(selected);
+const stopSchedules = keepSchedules(selected, config.WORKER_SCHEDULE_CHECK_MS);
 log.info("workers started", { queues: selected });
 console.log(`workers ready: ${selected.join(", ")}`);
 
@@ -54,6 +54,7 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info("workers stopping", { signal });
+  stopSchedules();
   const forced = setTimeout(() => {
     log.warn("grace period over: abandoning active jobs to the stalled-job check");
     process.exit(1);

@@ -7,6 +7,9 @@ import { reconcileShop, syncContractFromWebhook, type ContractWebhook } from "..
 import { customerDataReport, redactCustomer, redactShop, type CustomerRef } from "../app/domain/shop-lifecycle.server";
 import { runDailySweep } from "../app/domain/sweeps.server";
 import { syncSellingPlanGroup, syncStorefrontMetafields, type SellingPlanGroupWebhook } from "../app/domain/storefront-sync.server";
+import { renderExport } from "../app/domain/exports/render.server";
+import { requeueLostExports } from "../app/domain/exports/sweep.server";
+import type { ExportRenderPayload } from "../app/queues.server";
 
 type Processor = (job: Job) => Promise<unknown>;
 
@@ -38,6 +41,12 @@ export const PROCESSORS: Record<QueueName, Record<string, Processor>> = {
       );
       return { shops: shops.length };
     },
+    // Exports whose BullMQ job Redis lost are handed to the queue again (PostgreSQL is the truth).
+    "exports-requeue": () => requeueLostExports(new Date()),
+  },
+  [QUEUES.exports]: {
+    // A retryable failure throws (BullMQ retries with back-off); on the last attempt it fails the job.
+    render: (job) => renderExport((job.data as ExportRenderPayload).exportId, { finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) }),
   },
 };
 
@@ -45,4 +54,5 @@ export const PROCESSORS: Record<QueueName, Record<string, Processor>> = {
 export const SCHEDULES = [
   { queue: QUEUES.sweeps, id: "daily-sweep", pattern: "0 3 * * *", name: "daily-sweep" },
   { queue: QUEUES.sweeps, id: "reconcile-all", pattern: "30 3 * * *", name: "reconcile-all" },
+  { queue: QUEUES.sweeps, id: "exports-requeue", pattern: "*/5 * * * *", name: "exports-requeue" },
 ] as const;

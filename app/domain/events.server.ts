@@ -2,7 +2,6 @@
 // webhook id); its id is derived from that source, so a replayed source yields the same id.
 import { createHash } from "node:crypto";
 import type { Prisma } from "@prisma/client";
-import { prisma } from "../db.server";
 
 export type EventType =
   | "subscription.created"

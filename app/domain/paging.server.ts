@@ -25,9 +25,15 @@ export interface PageResult<T> {
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 250;
 
-/** default 50, max 250; an over-large value is clamped, never rejected. */
+/**
+ * default 50, max 250; an over-large value is clamped, never rejected. A string must be decimal
+ * digits only: Number() would also take "0x10", "1e2", "+5" and " 5" (docs/decisions/012-cursors.md).
+ */
 export function clampLimit(raw: number | string | null | undefined): number {
   if (raw === null || raw === undefined || raw === "") return DEFAULT_LIMIT;
+  if (typeof raw === "string" && !/^[0-9]+$/.test(raw)) {
+    throw new ApiError("invalid_request", `limit must be a positive integer in decimal digits (got "${raw.slice(0, 40)}")`);
+  }
   const n = typeof raw === "number" ? raw : Number(raw);
   if (!Number.isFinite(n) || !Number.isInteger(n) || n < 1) {
     throw new ApiError("invalid_request", `limit must be a positive integer (got "${String(raw)}")`);

@@ -5,6 +5,8 @@ import type { Prisma } from "@prisma/client";
 import { prisma } from "../db.server";
 import { env } from "../env.server";
 import { log } from "../log.server";
+import { exportStorage } from "./exports/storage.server";
+import { sealSessionToken } from "../session-tokens.server";
 
 type Tx = Prisma.TransactionClient;
 
@@ -19,13 +21,11 @@ async function ensureShopRow(domain: string): Promise<void> {
   await prisma.shop.createMany({ data: [{ domain, installState: "INSTALLED" }], skipDuplicates: true });
 }
 
-function exportFile(storageKey: string): string {
-  return path.resolve(env().EXPORTS_DIR, storageKey);
-}
-
+/** Export files go through the export storage (docs/decisions/057-export-jobs.md). */
 export async function removeExportFiles(storageKeys: (string | null)[]): Promise<void> {
+  const storage = exportStorage();
   await Promise.all(
-    storageKeys.filter((k): k is string => !!k).map((k) => rm(exportFile(k), { force: true }).catch((err) => log.warn("export file not removed", { err }))),
+    storageKeys.filter((k): k is string => !!k).map((k) => storage.remove(k).catch((err) => log.warn("export file not removed", { err }))),
   );
 }
 
@@ -133,10 +133,17 @@ export async function customerDataReport(ref: CustomerRef & { requestId: string 
   return file;
 }
 
-/** The app plan of a shop (billing). The API's plan gate sees it within 60 seconds. */
-export async function setAppPlan(domain: string, plan: "PRO" | "FREE"): Promise<void> {
-  const updated = await prisma.shop.updateMany({ where: { domain }, data: { appPlan: plan, planCheckedAt: new Date() } });
-  if (updated.count === 0) throw new Error(`No shop ${domain}`);
+/**
+ * Support override of the app plan (CLI `shops plan`, the demo seed, tests): pins the plan
+ * whatever Shopify Billing says; `null` clears it and the plan follows Billing again
+ * (app/domain/billing.server.ts, decision 064). The gate sees it on the next request.
+ */
+export async function setAppPlan(domain: string, plan: "PRO" | "FREE" | null): Promise<void> {
+  const updated = await prisma.$executeRaw`
+    UPDATE shops SET plan_override = ${plan}::"AppPlan", app_plan = COALESCE(${plan}::"AppPlan", billing_plan),
+                     plan_checked_at = now(), updated_at = now()
+     WHERE domain = ${domain}`;
+  if (updated === 0) throw new Error(`No shop ${domain}`);
 }
 
 export async function shopIdFor(domain: string): Promise<string> {
@@ -152,26 +159,33 @@ export async function shopIdFor(domain: string): Promise<string> {
  */
 export async function recordInstallation(domain: string, accessToken: string, scope: string): Promise<void> {
   const id = `offline_${domain}`;
+  const sealed = sealSessionToken(id, accessToken); // never in clear at rest (decision 038)
   await prisma.session.upsert({
     where: { id },
-    create: { id, shop: domain, state: "", isOnline: false, scope, accessToken },
-    update: { accessToken, scope },
+    create: { id, shop: domain, state: "", isOnline: false, scope, accessToken: sealed },
+    update: { accessToken: sealed, scope },
   });
   await markInstalled(domain);
 }
 
 /**
- * What the admin's home page shows about the shop. A missing row is created: Remix runs the
- * page's loaders in parallel, and the Shopify library runs the afterAuth hook (markInstalled)
- * for only one of them without making the others wait for it.
+ * The shop row behind an admin page. A missing row is created: Remix runs the page's loaders in
+ * parallel, and the Shopify library runs the afterAuth hook (markInstalled) for only one of them
+ * without making the others wait for it.
  */
+export async function shopForAdmin(domain: string) {
+  const select = { id: true, domain: true, appPlan: true, installState: true, partnerDevelopment: true, platformPlanPaid: true, planCheckedAt: true } as const;
+  const shop = await prisma.shop.findUnique({ where: { domain }, select });
+  if (shop) return shop;
+  await ensureShopRow(domain);
+  return prisma.shop.findUniqueOrThrow({ where: { domain }, select });
+}
+
+export type AdminShop = Awaited<ReturnType<typeof shopForAdmin>>;
+
+/** What the admin's home page shows about the shop. */
 export async function shopOverview(domain: string) {
-  const select = { id: true, domain: true, appPlan: true, installState: true } as const;
-  let shop = await prisma.shop.findUnique({ where: { domain }, select });
-  if (!shop) {
-    await ensureShopRow(domain);
-    shop = await prisma.shop.findUniqueOrThrow({ where: { domain }, select });
-  }
+  const shop = await shopForAdmin(domain);
   const contracts = await prisma.contract.count({ where: { shopId: shop.id, createdByService: true } });
   return { domain: shop.domain, plan: shop.appPlan, installState: shop.installState, contracts };
 }

@@ -2,7 +2,8 @@
 // docs/decisions/023-subscription-writes.md). Each one:
 //   1. proves ownership against the mirror (service-created contract of this shop), else 404;
 //   2. validates its input and the target (pre-mutation: nothing spent, nothing called);
-//   3. calls `beforeMutation` (the idempotency claim), then the one platform mutation;
+//   3. calls `beforeMutation` (the idempotency claim, carrying the write's intent), then the one
+//      platform mutation;
 //   4. maps a platform refusal mechanically (field -> 400 invalid_request, none -> 409);
 //   5. reconciles the mirror and answers the receipt; if the reconcile fails, the receipt
 //      carries the pre-write mirror values (still 200).
@@ -31,12 +32,31 @@ export interface WriteReceipt {
   line: LineJson | null;
 }
 
+/**
+ * What a write is about to do, stored with its idempotency claim: if the process dies before it
+ * stores the outcome, a retry re-reads the contract from the platform and settleSubscriptionWrite
+ * tells from this whether the mutation was applied (docs/decisions/035-idempotency-leases.md).
+ */
+export interface WriteIntent {
+  kind: "subscription_write";
+  action: WriteAction;
+  shopDomain: string;
+  contractGid: string;
+  previousStatus: string;
+  /** skip and reschedule: the next billing date the mutation sets. */
+  nextBillingAt?: string;
+  /** update_line: the line and the change. */
+  lineGid?: string;
+  quantity?: number;
+  variantId?: string;
+}
+
 export interface WriteContext {
   shopId: string;
   shopDomain: string;
   contractGid: string;
   /** The idempotency claim; called after validation, right before the platform mutation. */
-  beforeMutation?: () => Promise<void>;
+  beforeMutation?: (intent: WriteIntent) => Promise<void>;
   now?: Date;
 }
 
@@ -58,8 +78,12 @@ async function port(ctx: WriteContext): Promise<ShopifyPort> {
   }
 }
 
-async function mutate<T>(ctx: WriteContext, fn: () => Promise<T>): Promise<T> {
-  await ctx.beforeMutation?.();
+function intentOf(ctx: WriteContext, action: WriteAction, before: OwnedContract, more: Partial<WriteIntent> = {}): WriteIntent {
+  return { kind: "subscription_write", action, shopDomain: ctx.shopDomain, contractGid: ctx.contractGid, previousStatus: before.status, ...more };
+}
+
+async function mutate<T>(ctx: WriteContext, intent: WriteIntent, fn: () => Promise<T>): Promise<T> {
+  await ctx.beforeMutation?.(intent);
   try {
     return await fn();
   } catch (err) {
@@ -96,14 +120,14 @@ const conflict = (message: string) => new ApiError("state_conflict", message);
 export async function pauseSubscription(ctx: WriteContext): Promise<WriteReceipt> {
   const before = await owned(ctx);
   const p = await port(ctx);
-  await mutate(ctx, () => p.pauseContract(ctx.contractGid)); // already paused: a no-op success
+  await mutate(ctx, intentOf(ctx, "pause", before), () => p.pauseContract(ctx.contractGid)); // already paused: a no-op success
   return receipt("pause", before, await reconciled(ctx));
 }
 
 export async function resumeSubscription(ctx: WriteContext): Promise<WriteReceipt> {
   const before = await owned(ctx);
   const p = await port(ctx);
-  await mutate(ctx, () => p.activateContract(ctx.contractGid));
+  await mutate(ctx, intentOf(ctx, "resume", before), () => p.activateContract(ctx.contractGid));
   return receipt("resume", before, await reconciled(ctx));
 }
 
@@ -114,7 +138,7 @@ export async function cancelSubscription(ctx: WriteContext): Promise<WriteReceip
     throw conflict(`The subscription is already ${before.status.toLowerCase()}.`);
   }
   const p = await port(ctx);
-  await mutate(ctx, () => p.cancelContract(ctx.contractGid)); // the platform's own refusal maps to 409 too
+  await mutate(ctx, intentOf(ctx, "cancel", before), () => p.cancelContract(ctx.contractGid)); // the platform's own refusal maps to 409 too
   return receipt("cancel", before, await reconciled(ctx));
 }
 
@@ -131,7 +155,8 @@ export async function skipSubscription(ctx: WriteContext): Promise<WriteReceipt>
   if (!before.nextBillingAt) throw conflict("The subscription has no upcoming charge to skip.");
   const target = skipTarget(before.nextBillingAt, await scheduleOf(ctx, before));
   const p = await port(ctx);
-  await mutate(ctx, () => p.setNextBillingDate(ctx.contractGid, target.toISOString()));
+  const intent = intentOf(ctx, "skip", before, { nextBillingAt: target.toISOString() });
+  await mutate(ctx, intent, () => p.setNextBillingDate(ctx.contractGid, target.toISOString()));
   return receipt("skip", before, await reconciled(ctx));
 }
 
@@ -149,7 +174,8 @@ export async function rescheduleSubscription(ctx: WriteContext & { nextBillingAt
   if (before.status !== "ACTIVE") throw conflict(`Only an active subscription can be rescheduled (this one is ${before.status}).`);
   const target = rescheduleTarget(requested, await scheduleOf(ctx, before));
   const p = await port(ctx);
-  await mutate(ctx, () => p.setNextBillingDate(ctx.contractGid, target.toISOString()));
+  const intent = intentOf(ctx, "reschedule", before, { nextBillingAt: target.toISOString() });
+  await mutate(ctx, intent, () => p.setNextBillingDate(ctx.contractGid, target.toISOString()));
   return receipt("reschedule", before, await reconciled(ctx));
 }
 
@@ -196,7 +222,8 @@ export async function updateSubscriptionLine(ctx: WriteContext & { lineGid: stri
       throw new ApiError("invalid_request", `variant_id ${change.variantId} is not offered by the line's selling plan group.`);
     }
   }
-  const updated = await mutate(ctx, () => p.updateLine(ctx.contractGid, ctx.lineGid, change));
+  const intent = intentOf(ctx, "update_line", before, { lineGid: ctx.lineGid, quantity: change.quantity, variantId: change.variantId });
+  const updated = await mutate(ctx, intent, () => p.updateLine(ctx.contractGid, ctx.lineGid, change));
   const after = await reconciled(ctx);
   let lineOut: LineJson;
   if (after) {
@@ -206,4 +233,29 @@ export async function updateSubscriptionLine(ctx: WriteContext & { lineGid: stri
     lineOut = lineJson(line, before.currencyCode); // pre-write values (rule 6)
   }
   return receipt("update_line", before, after, lineOut);
+}
+
+/**
+ * Settles a write whose process died after claiming its key: re-reads the contract from the
+ * platform (into the mirror) and answers the receipt the write would have answered if its
+ * mutation is visible there, or null if it is not (then the retry runs the write itself).
+ * Throws when the platform cannot be read (the retry is answered 409 and may try again).
+ */
+export async function settleSubscriptionWrite(shopId: string, intent: WriteIntent): Promise<WriteReceipt | null> {
+  await reconcileContract(intent.shopDomain, intent.contractGid);
+  const after = await findOwnedContract(shopId, intent.contractGid);
+  if (!after) return null;
+  const line = intent.lineGid ? after.lines.find((l) => l.lineGid === intent.lineGid) : undefined;
+  const applied: Record<WriteAction, () => boolean> = {
+    pause: () => after.status === "PAUSED",
+    resume: () => after.status === "ACTIVE",
+    cancel: () => after.status === "CANCELLED",
+    skip: () => iso(after.nextBillingAt) === intent.nextBillingAt,
+    reschedule: () => iso(after.nextBillingAt) === intent.nextBillingAt,
+    update_line: () =>
+      !!line && (intent.quantity === undefined || line.quantity === intent.quantity) && (intent.variantId === undefined || line.variantGid === intent.variantId),
+  };
+  if (!applied[intent.action]()) return null;
+  const before = { ...after, status: intent.previousStatus } as OwnedContract;
+  return receipt(intent.action, before, after, line ? lineJson(line, after.currencyCode) : null);
 }

@@ -1,6 +1,7 @@
 // The daily sweep: retention rules of the spec, each one idempotent SQL statement.
 import { prisma } from "../db.server";
 import { log } from "../log.server";
+import { sweepExports } from "./exports/sweep.server";
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -10,18 +11,8 @@ export type SweepReport = Record<string, number>;
 export async function runDailySweep(now = new Date()): Promise<SweepReport> {
   const ago = (ms: number) => new Date(now.getTime() - ms);
   const report: SweepReport = {};
-  // Exports (spec 2): bytes downloadable 24 h from ready_at; stuck jobs released after 24 h;
-  // records removed 7 days after creation.
-  report.exportsExpired = (
-    await prisma.exportJob.updateMany({ where: { status: "ready", readyAt: { lt: ago(DAY) } }, data: { status: "expired", storageKey: null } })
-  ).count;
-  report.exportsReleased = (
-    await prisma.exportJob.updateMany({
-      where: { status: { in: ["queued", "running"] }, createdAt: { lt: ago(DAY) } },
-      data: { status: "failed", activeSlot: null, errorCode: "render_failed", errorMessage: "The export did not finish within 24 hours and was released." },
-    })
-  ).count;
-  report.exportsDeleted = (await prisma.exportJob.deleteMany({ where: { createdAt: { lt: ago(7 * DAY) } } })).count;
+  // Exports (spec 2): expiry (bytes deleted), stuck-job release, 7-day record retention.
+  Object.assign(report, await sweepExports(now));
   // Idempotency keys are forgotten after 24 h (spec 1).
   report.idempotencyForgotten = (await prisma.idempotencyRecord.deleteMany({ where: { createdAt: { lt: ago(DAY) } } })).count;
   // Outbound delivery log retention: 30 days (spec 3).

@@ -40,7 +40,7 @@ export async function authenticateRequest(request: Request, kind: KeyKind, surfa
   }
 }
 
-export const SESSION_HEADER: "X-Service-Session" = "X-Service-Session"; // typed, so a response schema can declare the literal
+export const SESSION_HEADER = "X-Service-Session" as const; // a literal type, so a response schema can declare it
 
 /** Customer API: the X-Service-Session claim must name this shop and this publishable key. */
 export function authenticateSession(request: Request, principal: Principal): string {

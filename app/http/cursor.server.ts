@@ -1,17 +1,31 @@
 // Opaque, tamper-evident list cursors (decision 012). A cursor is the keyset of the last row
 // served, base64url JSON, plus an HMAC-SHA256 (SERVICE_SECRET) over it and over a `bind` string
 // naming the list and its filters, so a cursor can be neither forged, edited, nor replayed
-// against another list. Anything that does not verify is 400 invalid_cursor, never a restart.
+// against another list. The MAC also covers the caller's shop (set by the kernel, request scope),
+// so a cursor minted for one shop never continues another shop's list, whatever the list.
+// Anything that does not verify is 400 invalid_cursor, never a restart.
 import { createHmac } from "node:crypto";
 import { env } from "../env.server";
 import { ApiError } from "../errors";
 import { digestsEqual } from "../domain/keys.server";
 import { clampLimit, toPage, type Keyset, type PageResult } from "../domain/paging.server";
+import { requestScope } from "./request-scope.server";
 
 const MAC_BYTES = 16;
 
 function mac(payload: string, bind: string, secret: string): string {
-  return createHmac("sha256", secret).update("cursor.v1.").update(bind).update("\u0000").update(payload).digest().subarray(0, MAC_BYTES).toString("base64url");
+  // Outside an API request (tests, the CLI) there is no shop: such a cursor verifies nowhere else.
+  const shop = requestScope.getStore()?.shopId ?? "";
+  return createHmac("sha256", secret)
+    .update("cursor.v2.")
+    .update(shop)
+    .update("\u0000")
+    .update(bind)
+    .update("\u0000")
+    .update(payload)
+    .digest()
+    .subarray(0, MAC_BYTES)
+    .toString("base64url");
 }
 
 export function encodeCursor(keyset: Keyset, bind = "", secret = env().SERVICE_SECRET): string {

@@ -16,9 +16,17 @@
 //      (shop_id, key): the database, not a read-then-write race, decides the single winner.
 //      A loser re-reads the row: same request completed -> replay; otherwise 409.
 //   4. Once claimed, whatever the handler's Response is, it is stored and returned.
+//   5. A claim carries a lease (IDEMPOTENCY_LEASE_MS) and the write's intent. A retry that finds
+//      a claim without an outcome past its lease settles the first attempt: it re-reads the
+//      contract from the platform; if the mutation is there, the outcome is stored and the
+//      retry gets it as a replay; if not, the claim is released and the retry runs the write as
+//      a first request would. The mutation runs at most once either way
+//      (docs/decisions/035-idempotency-leases.md).
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash, randomUUID } from "node:crypto";
 import { prisma } from "../db.server";
+import { settleSubscriptionWrite, type WriteIntent } from "../domain/subscription-writes.server";
+import { env } from "../env.server";
 import { ApiError } from "../errors";
 import { log } from "../log.server";
 import { errorResult, type IdempotencyHook } from "./kernel.server";
@@ -64,6 +72,8 @@ interface StoredRecord {
   responseHeaders: unknown;
   responseBody: string | null;
   createdAt: Date;
+  leaseExpiresAt: Date | null;
+  intent: unknown;
 }
 
 interface Scope {
@@ -80,7 +90,7 @@ const als = new AsyncLocalStorage<Scope>();
 function replayResult(r: StoredRecord): RouteResult {
   const headers: Record<string, string> = { ...((r.responseHeaders ?? {}) as Record<string, string>), [REPLAYED_HEADER]: "true" };
   // The stored text is what JSON.stringify produced; parse + stringify gives the same bytes back.
-  let body: unknown = null;
+  let body: unknown;
   try {
     body = r.responseBody ? JSON.parse(r.responseBody) : null;
   } catch {
@@ -97,7 +107,7 @@ const conflictInFlight = () =>
 async function findRecord(shopId: string, key: string): Promise<StoredRecord | null> {
   const r = await prisma.idempotencyRecord.findUnique({
     where: { shopId_key: { shopId, key } },
-    select: { id: true, requestHash: true, responseStatus: true, responseHeaders: true, responseBody: true, createdAt: true },
+    select: { id: true, requestHash: true, responseStatus: true, responseHeaders: true, responseBody: true, createdAt: true, leaseExpiresAt: true, intent: true },
   });
   if (r && Date.now() - r.createdAt.getTime() > IDEMPOTENCY_TTL_MS) {
     // Past retention but not yet swept: forgotten. Delete exactly that row (a fresh claim by a
@@ -134,8 +144,14 @@ export interface IdempotentRequest {
  */
 export async function withIdempotency(req: IdempotentRequest, run: () => Promise<RouteResult>): Promise<RouteResult> {
   const hash = requestHash(req.method, req.path, req.rawBody);
-  const existing = await findRecord(req.shopId, req.key);
-  if (existing) {
+  for (let attempt = 0; ; attempt++) {
+    const existing = await findRecord(req.shopId, req.key);
+    if (!existing) break;
+    if (existing.requestHash === hash && existing.responseStatus === null && leaseExpired(existing) && attempt < 2) {
+      const settled = await settleExpired(existing, req);
+      if (settled) return replayResult(settled);
+      continue; // released: nothing was applied, so this request runs the write
+    }
     const outcome = resolveExisting(existing, hash);
     if (outcome instanceof ApiError) throw outcome;
     return outcome;
@@ -170,15 +186,63 @@ export const idempotencyHook: IdempotencyHook = ({ ctx, idempotencyKey }, run) =
     run,
   );
 
+/** Stores the outcome unless the claim was settled by a retry meanwhile (its outcome stands). */
 async function complete(id: string, status: number, headers: Record<string, string>, body: string): Promise<void> {
   try {
-    await prisma.idempotencyRecord.update({
-      where: { id },
+    const { count } = await prisma.idempotencyRecord.updateMany({
+      where: { id, responseStatus: null },
       data: { responseStatus: status, responseHeaders: headers, responseBody: body, completedAt: new Date() },
     });
+    if (count === 0) log.warn("idempotency: outcome not stored, the claim was settled by a retry after its lease", { recordId: id });
   } catch (err) {
     log.error("idempotency: could not store outcome", { err, recordId: id });
   }
+}
+
+const leaseMs = () => env().IDEMPOTENCY_LEASE_MS;
+
+function leaseExpired(r: StoredRecord): boolean {
+  const until = r.leaseExpiresAt ?? new Date(r.createdAt.getTime() + leaseMs());
+  return until.getTime() < Date.now();
+}
+
+/** How a claim's intent is settled, by its kind; null = the mutation is not on the platform. */
+const SETTLERS: Record<string, (shopId: string, intent: never) => Promise<unknown | null>> = {
+  subscription_write: (shopId, intent: WriteIntent) => settleSubscriptionWrite(shopId, intent),
+};
+
+/**
+ * Settles a claim whose lease ran out without an outcome (its process died mid-write). Returns
+ * the stored record to replay, or null once the claim is released (nothing was applied).
+ */
+async function settleExpired(r: StoredRecord, req: IdempotentRequest): Promise<StoredRecord | null> {
+  const kind = (r.intent as { kind?: string } | null)?.kind;
+  const settle = kind ? SETTLERS[kind] : undefined;
+  if (!settle) throw conflictInFlight(); // a claim from before leases carried intents: it ages out
+  let body: unknown;
+  try {
+    body = await settle(req.shopId, r.intent as never);
+  } catch (err) {
+    log.warn("idempotency: could not settle an interrupted write; the retry is refused for now", { err, recordId: r.id });
+    throw new ApiError(
+      "idempotency_conflict",
+      "The first request with this Idempotency-Key was interrupted and its outcome cannot be read from the platform right now. Retry later to receive it.",
+    );
+  }
+  if (body === null) {
+    await prisma.idempotencyRecord.deleteMany({ where: { id: r.id, responseStatus: null } });
+    log.info("idempotency: interrupted write was not applied; its key is released to the retry", { recordId: r.id });
+    return null;
+  }
+  await prisma.idempotencyRecord.updateMany({
+    where: { id: r.id, responseStatus: null },
+    data: { responseStatus: 200, responseHeaders: { "X-Service-Request-Id": req.requestId }, responseBody: JSON.stringify(body), completedAt: new Date() },
+  });
+  log.info("idempotency: interrupted write settled from the platform", { recordId: r.id });
+  // Whoever stored the outcome first (this retry, a concurrent one, or the first attempt itself), that one stands.
+  const stored = await findRecord(req.shopId, req.key);
+  if (!stored || stored.responseStatus === null) throw conflictInFlight();
+  return stored;
 }
 
 /**
@@ -187,13 +251,14 @@ async function complete(id: string, status: number, headers: Record<string, stri
  * holds the key (the kernel renders it; withIdempotency swaps in a replay when the holder was
  * the identical request and has completed).
  */
-export async function beforeMutation(): Promise<void> {
+export async function beforeMutation(intent?: WriteIntent): Promise<void> {
   const scope = als.getStore();
   if (!scope || scope.claimId) return;
   const id = `idem_${randomUUID()}`;
   const inserted = await prisma.$executeRaw`
-    INSERT INTO idempotency_records (id, shop_id, key, request_hash, created_at)
-    VALUES (${id}, ${scope.shopId}, ${scope.key}, ${scope.hash}, (now() AT TIME ZONE 'UTC'))
+    INSERT INTO idempotency_records (id, shop_id, key, request_hash, created_at, lease_expires_at, intent)
+    VALUES (${id}, ${scope.shopId}, ${scope.key}, ${scope.hash}, (now() AT TIME ZONE 'UTC'),
+            (now() AT TIME ZONE 'UTC') + make_interval(secs => ${leaseMs() / 1000}::float8), ${intent ? JSON.stringify(intent) : null}::jsonb)
     ON CONFLICT (shop_id, key) DO NOTHING`;
   if (inserted === 1) {
     scope.claimId = id;

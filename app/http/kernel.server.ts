@@ -10,12 +10,14 @@ import { ApiError, type ErrorCode } from "../errors";
 import { log } from "../log.server";
 import type { KeyKind, Scope } from "../domain/keys.server";
 import { planAllowsApi } from "../domain/shops.server";
+import { recordKeyUsage } from "../domain/key-usage.server";
 import { authenticateRequest, authenticateSession } from "./auth.server";
 import { readBody } from "./body.server";
 import { allowOrigin, isPreflight, preflightHeaders, shopAllowsOrigin } from "./cors.server";
 import { errorEnvelope, errorResponse, jsonResponse } from "./envelope.server";
 import { rateLimitHeaders, takeToken, type BucketPolicy } from "./rate-limit.server";
 import { newRequestId } from "./request-id.server";
+import { requestScope } from "./request-scope.server";
 import { compileRoutes, matchRoute, type AnyRoute, type RouteContext, type RouteResult, type RouteTable } from "./route";
 
 export interface SurfaceConfig {
@@ -64,6 +66,7 @@ export interface Surface {
 }
 
 const IDEMPOTENCY_KEY_RE = /^[\x20-\x7e]{1,255}$/;
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** A failure as a storable handler result (the idempotency layer replays failures verbatim). */
@@ -78,20 +81,28 @@ function toApiError(err: unknown, requestId: string): ApiError {
   return new ApiError("internal_error", "An internal error occurred. Quote the request id when contacting support.");
 }
 
-function validate<T>(schema: z.ZodType | undefined, value: unknown, where: string): T {
+function validate<T>(schema: z.ZodType | undefined, value: unknown, where: string, code: ErrorCode = "invalid_request"): T {
   if (!schema) return value as T;
   const r = schema.safeParse(value);
   if (r.success) return r.data as T;
   const issue = r.error.issues[0];
   const field = [where, ...issue.path.map(String)].join(".");
-  throw new ApiError("invalid_request", `${field}: ${issue.message}`);
+  throw new ApiError(code, `${field}: ${issue.message}`);
 }
 
 export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[], options: KernelOptions = {}): Surface {
   const table = compileRoutes(routes);
   const methods = [...new Set(routes.map((r) => r.method))];
 
+  // Every answer to an authenticated key is counted for the admin's API keys page (decision 060).
   async function handle(request: Request): Promise<Response> {
+    const seen: { keyId?: string } = {};
+    const response = await answer(request, seen);
+    if (seen.keyId) void recordKeyUsage(seen.keyId, response.status, { client: options.redis });
+    return response;
+  }
+
+  async function answer(request: Request, seen: { keyId?: string }): Promise<Response> {
     const requestId = newRequestId();
     const headers = new Headers({ "X-Service-Request-Id": requestId });
     if (config.noStore) headers.set("Cache-Control", "no-store");
@@ -116,6 +127,7 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
 
       // 1. credential
       const principal = await authenticateRequest(request, config.keyKind, config.label);
+      seen.keyId = principal.key.id;
       if (origin && !shopAllowsOrigin(origin, principal.shop)) {
         headers.delete("Access-Control-Allow-Origin");
         headers.delete("Access-Control-Expose-Headers");
@@ -147,13 +159,20 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
         throw new ApiError("method_not_allowed", `${method} is not allowed on ${url.pathname}; allowed: ${match.allowed.join(", ")}.`);
       }
       const route = match.route;
+      // Before any schema or query: no decoded path parameter may carry a control character
+      // (PostgreSQL refuses a NUL byte outright; none is part of any id). Shapes: app/http/ids.ts.
+      for (const [name, value] of Object.entries(match.params)) {
+        if (CONTROL_CHARS.test(value)) throw new ApiError("invalid_request", `path.${name}: contains a control character`);
+      }
       // 6. scopes: exact match, every one required
       const missing = route.scopes.filter((s) => !principal.key.scopes.includes(s));
       if (missing.length) {
         throw new ApiError("insufficient_scope", `This endpoint requires the scope ${missing.map((s) => `"${s}"`).join(" and ")}.`);
       }
       // 7. validation
-      const params = validate<Record<string, string>>(route.params, match.params, "path");
+      // A path id of the wrong shape names nothing: the same 404 as an unknown id, before any
+      // query (app/http/ids.ts; docs/decisions/037-api-front-door.md).
+      const params = validate<Record<string, string>>(route.params, match.params, "path", "not_found");
       const query = validate<Record<string, string>>(route.query, Object.fromEntries(url.searchParams), "query");
       const parsed = BODY_METHODS.has(method) ? await readBody(request) : { raw: "", json: undefined };
       const body = validate<unknown>(route.body, parsed.json, "body");
@@ -170,7 +189,8 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
         rawBody: parsed.raw,
         hasScope: (s: Scope) => principal.key.scopes.includes(s),
       };
-      const run = async () => route.handler(ctx);
+      // The handler runs in the request's scope: list cursors are bound to the caller's shop.
+      const run = async () => requestScope.run({ shopId: principal.shop.id }, () => route.handler(ctx));
 
       // 8. idempotency
       let result: RouteResult;
@@ -195,7 +215,7 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
     } catch (err) {
       const e = toApiError(err, requestId);
       for (const [k, v] of Object.entries(e.headers)) headers.set(k, v);
-      return errorResponse(e.code as ErrorCode, e.message, requestId, headers);
+      return errorResponse(e.code, e.message, requestId, headers);
     }
   }
 

@@ -1,5 +1,6 @@
 // Entry point of the platform layer: a ShopifyPort for a shop, using its offline token.
 import { prisma } from "../db.server";
+import { openSessionToken } from "../session-tokens.server";
 import { env } from "../env.server";
 import { PlatformError } from "./errors";
 import { createGraphqlAdapter } from "./graphql/adapter.server";
@@ -26,5 +27,5 @@ export async function platformFor(shopDomain: string): Promise<ShopifyPort> {
   if (!session?.accessToken) {
     throw new PlatformError("shop_unavailable", `No offline access token for ${shopDomain}: the app is not installed there`);
   }
-  return createGraphqlAdapter(shopDomain, session.accessToken);
+  return createGraphqlAdapter(shopDomain, openSessionToken(offlineSessionId(shopDomain), session.accessToken));
 }

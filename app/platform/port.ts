@@ -97,6 +97,58 @@ export interface PlatformShop {
   partnerDevelopment: boolean;
 }
 
+export interface PlatformAddress {
+  firstName: string | null;
+  lastName: string | null;
+  company: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  province: string | null;
+  provinceCode: string | null;
+  zip: string | null;
+  country: string | null;
+  countryCode: string | null;
+  phone: string | null;
+}
+
+/** Protected customer data: read only for the migration export (read:customers). */
+export interface PlatformCustomer {
+  id: string;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  /** The customer's default address, used as the shipping address. */
+  shippingAddress: PlatformAddress | null;
+}
+
+/** Shopify Billing: a recurring app charge to request (appSubscriptionCreate). */
+export interface AppChargeRequest {
+  name: string;
+  /** Decimal string, e.g. "49.00". */
+  amount: string;
+  currencyCode: string;
+  interval: "EVERY_30_DAYS" | "ANNUAL";
+  returnUrl: string;
+  /** Test charges bill nothing; development stores accept only those. */
+  test: boolean;
+}
+
+export interface AppChargeCreated {
+  id: string;
+  /** Where the merchant approves or declines the charge (Shopify's page). */
+  confirmationUrl: string;
+}
+
+export interface AppCharge {
+  id: string;
+  name: string;
+  status: string;
+  test: boolean;
+  currentPeriodEnd: string | null;
+}
+
 export interface ShopifyPort {
   readonly shop: string;
   getShop(): Promise<PlatformShop>;
@@ -128,4 +180,11 @@ export interface ShopifyPort {
   setMetafields(metafields: MetafieldInput[]): Promise<void>;
   /** Unknown ids are left out of the answer. */
   getVariants(variantGids: string[]): Promise<PlatformVariant[]>;
+  /** Batched by 250 ids; unknown ids are left out of the answer. */
+  getCustomers(customerGids: string[]): Promise<PlatformCustomer[]>;
+  /** Shopify Billing: asks for a recurring charge; the merchant approves it at confirmationUrl. */
+  createAppCharge(request: AppChargeRequest): Promise<AppChargeCreated>;
+  /** The app's live charges (currentAppInstallation.activeSubscriptions). */
+  activeAppCharges(): Promise<AppCharge[]>;
+  cancelAppCharge(id: string): Promise<void>;
 }

@@ -1,33 +1,118 @@
-// The embedded app's home: which shop, which plan, how much of its subscriptions the mirror holds.
+// The embedded app's home: where things stand (plan, subscriptions by status, MRR, open risks)
+// and the next step. Data: app/domain/home.server.ts.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { BlockStack, Card, Layout, Page, Text } from "@shopify/polaris";
-import { authenticate } from "../shopify.server";
-import { shopOverview } from "../domain/shop-lifecycle.server";
+import { Badge, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text } from "@shopify/polaris";
+import { adminContext } from "../admin/context.server";
+import { homeView } from "../domain/home.server";
+import { formatMoneyList, statusLabel } from "../admin/format";
+import { SeverityBadge } from "../admin/severity";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
-  return json({ overview: await shopOverview(session.shop) });
+  const { shop } = await adminContext(request);
+  return json({ home: await homeView(shop) });
 };
 
 export default function Index() {
-  const { overview } = useLoaderData<typeof loader>();
+  const { home } = useLoaderData<typeof loader>();
   return (
     <Page title="Subscriptions Service">
       <Layout>
         <Layout.Section>
           <Card>
             <BlockStack gap="200">
-              <Text as="h2" variant="headingMd">
-                {overview.domain}
-              </Text>
+              <InlineStack gap="200" blockAlign="center" wrap>
+                <Text as="h2" variant="headingMd">
+                  {home.domain}
+                </Text>
+                <Badge tone={home.plan === "PRO" ? "success" : undefined}>{home.plan === "PRO" ? "Pro plan" : "Free plan"}</Badge>
+              </InlineStack>
               <Text as="p">
-                {overview.plan === "PRO" ? "Pro plan" : "Free plan"} · {overview.contracts} subscriptions mirrored
+                {home.total} subscriptions mirrored · Developer API {home.apiEnabled ? "on" : "off"}
               </Text>
-              <Text as="p" tone="subdued">
-                API keys, outbound webhooks, exports and the Risk Center live here. The API reference is served at /docs.
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+        {home.nextStep && (
+          <Layout.Section>
+            <Card>
+              <BlockStack gap="200">
+                <Text as="h2" variant="headingMd">
+                  Next step: {home.nextStep.title}
+                </Text>
+                <Text as="p">{home.nextStep.detail}</Text>
+                <InlineStack>
+                  <Button variant="primary" url={home.nextStep.link.url}>
+                    {home.nextStep.link.label}
+                  </Button>
+                </InlineStack>
+              </BlockStack>
+            </Card>
+          </Layout.Section>
+        )}
+        <Layout.Section>
+          <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
+            <Card>
+              <BlockStack gap="200">
+                <Text as="h2" variant="headingMd">
+                  Subscriptions by status
+                </Text>
+                <BlockStack gap="100">
+                  {home.byStatus.map((s) => (
+                    <InlineStack key={s.status} align="space-between">
+                      <Text as="span">{statusLabel(s.status)}</Text>
+                      <Text as="span" fontWeight="semibold">
+                        {s.count}
+                      </Text>
+                    </InlineStack>
+                  ))}
+                </BlockStack>
+                <InlineStack>
+                  <Button url="/app/subscriptions">View subscriptions</Button>
+                </InlineStack>
+              </BlockStack>
+            </Card>
+            <Card>
+              <BlockStack gap="200">
+                <Text as="h2" variant="headingMd">
+                  Monthly recurring revenue
+                </Text>
+                <Text as="p" variant="headingLg">
+                  {formatMoneyList(home.mrr.mrr)}
+                </Text>
+                <Text as="p" tone="subdued">
+                  {home.mrr.active_contracts} active subscriptions
+                  {home.mrr.contracts_missing_amount > 0 ? ` · ${home.mrr.contracts_missing_amount} without a monthly amount (counted as zero)` : ""}
+                </Text>
+                <InlineStack>
+                  <Button url="/app/analytics">Open analytics</Button>
+                </InlineStack>
+              </BlockStack>
+            </Card>
+          </InlineGrid>
+        </Layout.Section>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="200">
+              <Text as="h2" variant="headingMd">
+                Open risks: {home.risks.length}
               </Text>
+              {home.risks.length === 0 ? (
+                <Text as="p">Nothing needs your attention.</Text>
+              ) : (
+                <BlockStack gap="100">
+                  {home.risks.slice(0, 3).map((r) => (
+                    <InlineStack key={r.id} gap="200" blockAlign="center" wrap={false}>
+                      <SeverityBadge severity={r.severity} />
+                      <Text as="span">{r.title}</Text>
+                    </InlineStack>
+                  ))}
+                </BlockStack>
+              )}
+              <InlineStack>
+                <Button url="/app/risks">Open Risk Center</Button>
+              </InlineStack>
             </BlockStack>
           </Card>
         </Layout.Section>

@@ -1,17 +1,22 @@
 // Embedded admin layout: every /app page is authenticated by Shopify (session token in the
 // embedded frame, token exchange on first load) and rendered inside Polaris + App Bridge.
 // Polaris' own AppProvider is used, not @shopify/shopify-app-remix/react's: the latter imports
-// JSON with import attributes, which the classic compiler's esbuild (0.17) cannot parse. The
-// App Bridge script tag below is what that wrapper would add.
+// JSON with import attributes, which the classic compiler's esbuild (0.17) cannot parse. What
+// that wrapper adds is done here: the App Bridge script tag, and client-side navigation when
+// admin's sidebar (App Bridge's <ui-nav-menu>) is clicked: App Bridge dispatches
+// `shopify:navigate` on the menu's link and the app follows it with Remix's navigate.
+import { useEffect } from "react";
 import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Outlet, useLoaderData, useRouteError } from "@remix-run/react";
+import { Link, Outlet, useLoaderData, useNavigate, useRouteError } from "@remix-run/react";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/polaris";
 import en from "@shopify/polaris/locales/en.json";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css";
 import { appBridgeSrc, authenticate } from "../shopify.server";
 import { env } from "../env.server";
+import { ADMIN_NAV } from "../admin/nav";
+import { PolarisLink } from "../admin/polaris-link";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
@@ -20,12 +25,32 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return json({ apiKey: env().SHOPIFY_API_KEY, appBridge: appBridgeSrc() });
 };
 
+function useAdminNavigation(): void {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const follow = (event: Event) => {
+      const href = (event.target as Element | null)?.getAttribute?.("href");
+      if (href) navigate(href);
+    };
+    document.addEventListener("shopify:navigate", follow);
+    return () => document.removeEventListener("shopify:navigate", follow);
+  }, [navigate]);
+}
+
 export default function App() {
   const { apiKey, appBridge } = useLoaderData<typeof loader>();
+  useAdminNavigation();
   return (
     <>
       <script src={appBridge} data-api-key={apiKey} />
-      <AppProvider i18n={en}>
+      <ui-nav-menu>
+        {ADMIN_NAV.map((item) => (
+          <Link key={item.href} to={item.href} rel={item.href === "/app" ? "home" : undefined}>
+            {item.label}
+          </Link>
+        ))}
+      </ui-nav-menu>
+      <AppProvider i18n={en} linkComponent={PolarisLink}>
         <Outlet />
       </AppProvider>
     </>

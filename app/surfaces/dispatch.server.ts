@@ -1,23 +1,41 @@
-// The three API surfaces by base path. Remix routes hand requests of the seven standard methods
-// to a surface through app/routes/api.*.v1.$.ts; any other method (PROPFIND, PURGE, ...) never
-// reaches a Remix route, so server.ts hands it here instead and it still gets the kernel's
-// answer: 401 before authentication, 405 method_not_allowed after.
+// Every request whose path starts with /api/ comes here from server.ts, whatever its method,
+// path bytes or query (docs/decisions/037-api-front-door.md): the three surfaces by base path,
+// and a JSON not_found envelope for anything else under /api/ (an unknown surface or version:
+// /api/foo/v1, /api/admin/v2/...). Nothing under /api/ is a Remix route, so no request there can
+// reach Remix's HTML pages or its `?_data=` handling. A future non-surface endpoint under /api/
+// (the signed export download, spec 2) is added to ENDPOINTS below.
+import { ApiError, type ErrorCode } from "../errors";
+import { errorResponse } from "../http/envelope.server";
+import { newRequestId } from "../http/request-id.server";
+import { log } from "../log.server";
 import { adminApi } from "./admin/index.server";
 import { customerApi } from "./customer/index.server";
 import { storefrontApi } from "./storefront/index.server";
 import { ADMIN_SURFACE, CUSTOMER_SURFACE, STOREFRONT_SURFACE } from "./config";
 
-const SURFACES = [
-  [ADMIN_SURFACE.basePath, adminApi],
-  [STOREFRONT_SURFACE.basePath, storefrontApi],
-  [CUSTOMER_SURFACE.basePath, customerApi],
-] as const;
+const ENDPOINTS: ReadonlyArray<readonly [string, (request: Request) => Promise<Response>]> = [
+  [ADMIN_SURFACE.basePath, adminApi.handle],
+  [STOREFRONT_SURFACE.basePath, storefrontApi.handle],
+  [CUSTOMER_SURFACE.basePath, customerApi.handle],
+];
 
-/** The surface's answer, or null when the path belongs to no surface. */
-export function handleApiRequest(request: Request): Promise<Response> | null {
-  const { pathname } = new URL(request.url);
-  for (const [base, surface] of SURFACES) {
-    if (pathname === base || pathname.startsWith(`${base}/`)) return surface.handle(request);
+function envelope(code: ErrorCode, message: string): Response {
+  const requestId = newRequestId();
+  return errorResponse(code, message, requestId, new Headers({ "X-Service-Request-Id": requestId }));
+}
+
+/** The kernel's answer to any /api/ request; never throws, never HTML. */
+export async function handleApiRequest(request: Request): Promise<Response> {
+  try {
+    const { pathname } = new URL(request.url);
+    for (const [base, handle] of ENDPOINTS) {
+      if (pathname === base || pathname.startsWith(`${base}/`)) return await handle(request);
+    }
+    return envelope("not_found", `No API at ${pathname}: the surfaces are ${ENDPOINTS.map(([base]) => base).join(", ")} (see /docs).`);
+  } catch (err) {
+    // The kernel renders its own failures; this is the last guard (no detail to the client).
+    if (err instanceof ApiError) return envelope(err.code as ErrorCode, err.message);
+    log.error("unhandled error in API dispatch", { err: err instanceof Error ? err : new Error(String(err)) });
+    return envelope("internal_error", "An internal error occurred.");
   }
-  return null;
 }

@@ -58,7 +58,7 @@ export async function api(
   if (method !== "GET" && opts.idempotencyKey !== null) headers["Idempotency-Key"] = opts.idempotencyKey ?? `k-${uniq()}`;
   const res = await adminSurface.handle(new Request(`http://127.0.0.1${ADMIN_SURFACE.basePath}${path}`, { method, headers, body }));
   const text = await res.text();
-  let json: unknown = null;
+  let json: unknown;
   try {
     json = text ? JSON.parse(text) : null;
   } catch {

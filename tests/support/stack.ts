@@ -71,7 +71,7 @@ export async function startStack(opts: { workers?: boolean } = {}) {
     try {
       return await eventually(check, timeoutMs);
     } catch (err) {
-      throw new Error(`${(err as Error).message}\n${await diagnose(domain)}`);
+      throw new Error(`${(err as Error).message}\n${await diagnose(domain)}`, { cause: err });
     }
   }
 

@@ -29,11 +29,17 @@ import { mapSellingPlanGroupApplies, SELLING_PLAN_GROUP_APPLIES, type SellingPla
 import { METAFIELDS_SET, METAFIELDS_SET_MAX, mapMetafieldsSet, type MetafieldsSetResult } from "./metafields-set";
 import { PRODUCT_SELLING_PLAN_GROUPS, mapProductSellingPlanGroups, type ProductSellingPlanGroupsResult } from "./product-selling-plan-groups";
 import { VARIANTS_GET, mapVariantsGet, type VariantsGetResult } from "./variants-get";
+import { CUSTOMERS_GET, mapCustomersGet, type CustomersGetResult } from "./customers-get";
 import { SHOP_GET, mapShopGet, type ShopGetResult } from "./shop-get";
 import { fetchCustomerId } from "./customer-id";
+import { APP_SUBSCRIPTION_CREATE, appSubscriptionCreateVariables, mapAppSubscriptionCreate, type AppSubscriptionCreateResult } from "./app-subscription-create";
+import { APP_SUBSCRIPTION_CANCEL, mapAppSubscriptionCancel, type AppSubscriptionCancelResult } from "./app-subscription-cancel";
+import { CURRENT_APP_INSTALLATION, mapCurrentAppInstallation, type CurrentAppInstallationResult } from "./current-app-installation";
 
 // Shopify caps `nodes(ids:)` at 250 ids per call.
 const NODES_MAX = 250;
+// A customer with its address costs about 4 points; 100 stay well under the 1,000-point query cap.
+const CUSTOMERS_MAX = 100;
 
 export function createGraphqlAdapter(shop: string, accessToken: string, options: ClientOptions = {}): ShopifyPort {
   const gql = <T>(operation: string, variables: Record<string, unknown> = {}) =>
@@ -139,6 +145,26 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
         out.push(...mapVariantsGet(await gql<VariantsGetResult>(VARIANTS_GET, { ids: ids.slice(i, i + NODES_MAX) })));
       }
       return out;
+    },
+
+    async getCustomers(ids) {
+      const out = [];
+      for (let i = 0; i < ids.length; i += CUSTOMERS_MAX) {
+        out.push(...mapCustomersGet(await gql<CustomersGetResult>(CUSTOMERS_GET, { ids: ids.slice(i, i + CUSTOMERS_MAX) })));
+      }
+      return out;
+    },
+
+    async createAppCharge(request) {
+      return mapAppSubscriptionCreate(await gql<AppSubscriptionCreateResult>(APP_SUBSCRIPTION_CREATE, appSubscriptionCreateVariables(request)));
+    },
+
+    async activeAppCharges() {
+      return mapCurrentAppInstallation(await gql<CurrentAppInstallationResult>(CURRENT_APP_INSTALLATION));
+    },
+
+    async cancelAppCharge(id) {
+      mapAppSubscriptionCancel(await gql<AppSubscriptionCancelResult>(APP_SUBSCRIPTION_CANCEL, { id }));
     },
   };
   return port;

@@ -29,6 +29,10 @@ export interface ClientOptions {
 
 const DEFAULTS: Required<ClientOptions> = { maxAttempts: 5, baseDelayMs: 200, maxDelayMs: 5_000 };
 
+// No call waits on Shopify longer than this: a write's idempotency lease (docs/decisions/035)
+// must outlast every call a write makes, so none may hang without bound.
+const REQUEST_TIMEOUT_MS = 30_000;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const isMutation = (operation: string) => /^\s*(#[^\n]*\n\s*)*mutation\b/.test(operation);
@@ -71,6 +75,7 @@ export async function adminGraphql<T>(
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json", "X-Shopify-Access-Token": accessToken },
         body: JSON.stringify({ query: operation, variables }),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (cause) {
       if (retryTransport && !last) {

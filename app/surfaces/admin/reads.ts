@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { defineRoute, type AnyRoute, type RouteContext } from "../../http/route";
 import { decodeCursor, toEnvelope } from "../../http/cursor.server";
+import { contractGid, rowId } from "../../http/ids";
 import { clampLimit, type PageRequest, type PageResult } from "../../domain/paging.server";
 import { getSubscription, listSubscriptions, parseSubscriptionFilters } from "../../domain/subscriptions.server";
 import { listPlans, parsePlanFilters } from "../../domain/plans.server";
@@ -22,7 +23,7 @@ const paging = {
   cursor: opt("Opaque cursor from next_cursor; a malformed cursor is 400 invalid_cursor"),
 };
 const listQuery = <T extends z.ZodRawShape>(shape: T) => z.object({ ...paging, ...shape }).strict();
-const idParam = (name: string) => z.object({ [name]: z.string().min(1).max(255) });
+const idParam = (name: string) => z.object({ [name]: name === "contract_gid" ? contractGid : rowId });
 
 type Q = Record<string, string | undefined>;
 

@@ -4,5 +4,6 @@
 import type { AnyRoute } from "../../http/route";
 import { adminReadRoutes } from "./reads";
 import { adminWriteRoutes } from "./writes";
+import { adminExportRoutes } from "./exports";
 
-export const adminRoutes: AnyRoute[] = [...adminReadRoutes, ...adminWriteRoutes];
+export const adminRoutes: AnyRoute[] = [...adminReadRoutes, ...adminWriteRoutes, ...adminExportRoutes];

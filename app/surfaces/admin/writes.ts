@@ -5,6 +5,7 @@
 // target before it calls beforeMutation(), the idempotency claim, so validation failures never
 // spend the key.
 import { z } from "zod";
+import { contractGid, lineGid } from "../../http/ids";
 import { defineRoute, type AnyRoute, type RouteContext } from "../../http/route";
 import { beforeMutation } from "../../http/idempotency.server";
 import {
@@ -19,7 +20,6 @@ import {
 import { gid, isoTimestamp } from "../fields";
 import { Receipt } from "./schemas";
 
-const contractGid = z.string().min(1).max(255).meta({ example: "gid://shopify/SubscriptionContract/1001" });
 const contractParams = z.object({ contract_gid: contractGid });
 const noQuery = z.object({}).strict();
 const TAGS = ["Subscription writes"];
@@ -99,7 +99,7 @@ export const adminWriteRoutes: AnyRoute[] = [
     method: "PATCH",
     path: "/subscriptions/:contract_gid/lines/:line_gid",
     scopes: ["write:subscriptions"],
-    params: z.object({ contract_gid: contractGid, line_gid: z.string().min(1).max(255).meta({ example: "gid://shopify/SubscriptionLine/2001" }) }),
+    params: z.object({ contract_gid: contractGid, line_gid: lineGid }),
     query: noQuery,
     body: z
       .strictObject({

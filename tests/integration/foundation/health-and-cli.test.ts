@@ -66,11 +66,12 @@ describe("operator CLI", () => {
     await expect(cli("keys", "mint", "--shop", domain, "--name", "x", "--scopes", "read:plans", "--expires", "soon")).rejects.toMatchObject({ stderr: expect.stringContaining("--expires") });
   });
 
-  it("sets a shop's plan", async () => {
+  it("overrides a shop's plan for support, and hands it back to Shopify Billing", async () => {
     const { domain, shopId } = await stack.installShop();
-    expect(JSON.parse((await cli("shops", "plan", "--shop", domain, "--plan", "free")).stdout)).toEqual({ shop: domain, plan: "free" });
+    expect(JSON.parse((await cli("shops", "plan", "--shop", domain, "--plan", "free")).stdout)).toEqual({ shop: domain, plan: "free", billing_plan: "free", override: "free" });
     expect((await prisma.shop.findUniqueOrThrow({ where: { id: shopId } })).appPlan).toBe("FREE");
-    await expect(cli("shops", "plan", "--shop", domain, "--plan", "gold")).rejects.toMatchObject({ stderr: expect.stringContaining("pro or free") });
+    expect(JSON.parse((await cli("shops", "plan", "--shop", domain, "--plan", "billing")).stdout)).toEqual({ shop: domain, plan: "free", billing_plan: "free", override: null });
+    await expect(cli("shops", "plan", "--shop", domain, "--plan", "gold")).rejects.toMatchObject({ stderr: expect.stringContaining("pro, free or billing") });
   });
 
   it("prints its usage for an unknown command and exits non-zero", async () => {

@@ -2,7 +2,9 @@
 // in the middle of a job loses nothing, and SIGTERM lets the active job finish.
 import { spawn, type ChildProcess } from "node:child_process";
 import { prisma } from "../../../app/db.server";
-import { QUEUES, queue } from "../../../app/queues.server";
+import { env } from "../../../app/env.server";
+import { QUEUES, queue, queueConnection } from "../../../app/queues.server";
+import { deleteRedisPrefix } from "../../support/redis-keys";
 import { eventually, startStack, type Stack } from "../../support/stack";
 
 let stack: Stack;
@@ -13,10 +15,10 @@ afterAll(async () => {
   await stack.close();
 });
 
-function startWorker(queues: string = QUEUES.mirror): ChildProcess & { ready: Promise<void> } {
+function startWorker(queues: string = QUEUES.mirror, extraEnv: Record<string, string> = {}): ChildProcess & { ready: Promise<void> } {
   // node itself, not the tsx launcher: a signal must reach the process that runs the jobs.
   const child = spawn(process.execPath, ["--import", "tsx", "workers/main.ts"], {
-    env: { ...process.env, WORKER_QUEUES: queues, WORKER_LOCK_MS: "1000" },
+    env: { ...process.env, WORKER_QUEUES: queues, WORKER_LOCK_MS: "1000", ...extraEnv },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const ready = new Promise<void>((resolve, reject) => {
@@ -85,8 +87,28 @@ describe("workers", () => {
     const workers = [startWorker(QUEUES.sweeps), startWorker(QUEUES.sweeps)];
     await Promise.all(workers.map((w) => w.ready));
     const schedulers = await queue(QUEUES.sweeps).getJobSchedulers();
-    expect(schedulers.map((s) => s.key).sort()).toEqual(["daily-sweep", "reconcile-all"]);
+    expect(schedulers.map((s) => s.key).sort()).toEqual(["daily-sweep", "exports-requeue", "reconcile-all"]);
     expect(schedulers.every((s) => s.pattern && s.tz === "UTC")).toBe(true);
     await Promise.all(workers.map((w) => { const e = exited(w); w.kill("SIGTERM"); return e; }));
   });
+
+  it("the job schedulers come back by themselves after Redis loses its data", async () => {
+    const worker = startWorker(QUEUES.sweeps, { WORKER_SCHEDULE_CHECK_MS: "500" });
+    await worker.ready;
+    try {
+      const keys = async () => (await queue(QUEUES.sweeps).getJobSchedulers()).map((s) => s.key).sort();
+      expect(await keys()).toEqual(["daily-sweep", "reconcile-all"]);
+      // Redis loses everything under this run's prefix (never FLUSHDB: tests/support/redis-keys.ts).
+      expect(await deleteRedisPrefix(queueConnection(), env().REDIS_PREFIX)).toBeGreaterThan(0);
+      expect(await keys()).toEqual([]);
+      await eventually(async () => (await keys()).length === 2, 60_000);
+      expect(await keys()).toEqual(["daily-sweep", "reconcile-all"]);
+      // Each scheduler has its next run waiting again, not just its definition.
+      await eventually(async () => (await queue(QUEUES.sweeps).getDelayedCount()) >= 2, 30_000);
+    } finally {
+      const stopped = exited(worker);
+      worker.kill("SIGTERM");
+      expect((await stopped).code).toBe(0);
+    }
+  }, 150_000);
 });

@@ -1,0 +1,101 @@
+// Charts for the admin's Analytics page: nivo (@nivo/bar, @nivo/line), which renders SVG on the
+// server as well as in the browser (docs/decisions/063-analytics-charts.md). nivo's responsive
+// wrappers measure in the browser only and render nothing on the server, so these take a width:
+// the server renders at a default width, then the browser re-renders at the container's width.
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { Bar } from "@nivo/bar";
+import { Line } from "@nivo/line";
+
+const DEFAULT_WIDTH = 560;
+// Polaris' palette (chart colours that keep contrast on a white card).
+const COLORS = ["#2c6ecb", "#b98900", "#008060", "#8051ff", "#d72c0d", "#47c1bf"];
+const THEME = { text: { fontSize: 12, fill: "#303030" }, axis: { ticks: { text: { fontSize: 11, fill: "#4a4a4a" } } } };
+
+function Measured({ height, label, children }: { height: number; label: string; children: (width: number) => ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(DEFAULT_WIDTH);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const update = () => setWidth(Math.max(240, Math.floor(el.getBoundingClientRect().width)));
+    update();
+    const observer = new ResizeObserver(update);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div ref={ref} role="figure" aria-label={label} style={{ width: "100%", height, overflow: "hidden" }}>
+      {children(width)}
+    </div>
+  );
+}
+
+export interface BarDatum {
+  label: string;
+  [series: string]: string | number;
+}
+
+export function BarChart({ data, keys, label, height = 260, format }: { data: BarDatum[]; keys: string[]; label: string; height?: number; format?: (v: number) => string }) {
+  return (
+    <Measured height={height} label={label}>
+      {(width) => (
+        <Bar
+          width={width}
+          height={height}
+          data={data}
+          keys={keys}
+          indexBy="label"
+          groupMode="grouped"
+          margin={{ top: 16, right: 12, bottom: keys.length > 1 ? 56 : 32, left: 56 }}
+          padding={0.3}
+          colors={COLORS}
+          theme={THEME}
+          animate={false}
+          enableLabel={false}
+          axisLeft={{ format: format as never }}
+          valueFormat={format as never}
+          role="img"
+          ariaLabel={label}
+          legends={
+            keys.length > 1
+              ? [{ dataFrom: "keys", anchor: "bottom-left", direction: "row", translateY: 52, itemWidth: 110, itemHeight: 16, symbolSize: 12 }]
+              : []
+          }
+        />
+      )}
+    </Measured>
+  );
+}
+
+export interface LineSeries {
+  id: string;
+  data: Array<{ x: number | string; y: number | null }>;
+}
+
+export function LineChart({ series, label, height = 280, xLegend, format }: { series: LineSeries[]; label: string; height?: number; xLegend?: string; format?: (v: number) => string }) {
+  return (
+    <Measured height={height} label={label}>
+      {(width) => (
+        <Line
+          width={width}
+          height={height}
+          data={series}
+          margin={{ top: 16, right: 16, bottom: 72, left: 56 }}
+          xScale={{ type: "linear" }}
+          yScale={{ type: "linear", min: 0, max: "auto" }}
+          colors={COLORS}
+          theme={THEME}
+          animate={false}
+          pointSize={6}
+          useMesh={false}
+          enableSlices={false}
+          axisBottom={{ legend: xLegend, legendOffset: 32, legendPosition: "middle" }}
+          axisLeft={{ format: format as never }}
+          role="img"
+          ariaLabel={label}
+          legends={[{ anchor: "bottom-left", direction: "row", translateY: 68, itemWidth: 80, itemHeight: 16, symbolSize: 10 }]}
+        />
+      )}
+    </Measured>
+  );
+}

@@ -1,0 +1,322 @@
+// The five export datasets (spec 2, "Datasets"): each is a column list and a stream of rows
+// over a keyset cursor, (created_at desc, id desc) like every list. The export jobs and the
+// Export Center read the same streams, so a job's file and a download from the page are the
+// same bytes. Column sets are decided here and published in the API reference (/docs,
+// "Export datasets"); docs/decisions/056-export-datasets.md.
+import { Prisma } from "@prisma/client";
+import { prisma } from "../../db.server";
+import { env } from "../../env.server";
+import { hotQuery } from "../../pg.server";
+import { formatMinor } from "../money.server";
+import { KEYSET_ORDER, afterWhere, type Keyset } from "../paging.server";
+import { SUBSCRIPTION_COLUMNS, type ContractRow } from "../subscriptions.server";
+import { subscriptionFilterSql, type SubscriptionFilterOptions } from "../subscription-filters.server";
+import type { Scope } from "../keys.server";
+import type { Column } from "./format";
+import { MIGRATION_COLUMNS, type MigrationRow } from "./migration-columns";
+import { migrationRows } from "./migration.server";
+
+export const DATASET_NAMES = ["subscriptions", "plans", "bundles", "mix_match", "migration"] as const;
+export type DatasetName = (typeof DATASET_NAMES)[number];
+
+export interface StreamOptions {
+  shopId: string;
+  /** Only the subscriptions dataset takes filters (the surface refuses them elsewhere). */
+  filters: SubscriptionFilterOptions;
+  /** Clock for view=renewals. */
+  now: Date;
+  /** Rows per keyset page. */
+  pageSize?: number;
+}
+
+export interface Dataset<R = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  name: DatasetName;
+  description: string;
+  /** All of them are required: exactly what paging the same rows on the API needs. */
+  scopes: readonly Scope[];
+  customerData: boolean;
+  takesFilters: boolean;
+  columns: readonly Column<R>[];
+  rows(opts: StreamOptions): AsyncGenerator<R[]>;
+}
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+const money = (cents: number | null, currency: string) => (cents === null ? null : formatMinor(cents, currency));
+
+// ---- subscriptions -----------------------------------------------------------------------------
+
+const SUBSCRIPTION_EXPORT_COLUMNS: Column<ContractRow>[] = [
+  { label: "Contract ID", kind: "id", value: (r) => r.contract_gid },
+  { label: "Status", kind: "enum", value: (r) => r.status },
+  { label: "Next billing at", kind: "date", value: (r) => iso(r.next_billing_at) },
+  { label: "Plan group ID", kind: "id", value: (r) => r.selling_plan_group_gid },
+  { label: "Selling plan ID", kind: "id", value: (r) => r.selling_plan_gid },
+  { label: "Customer ID", kind: "id", value: (r) => r.customer_gid },
+  { label: "Product", kind: "text", value: (r) => r.product_title },
+  { label: "Frequency", kind: "text", value: (r) => r.frequency_label },
+  { label: "Billing interval", kind: "enum", value: (r) => r.billing_interval },
+  { label: "Billing interval count", kind: "number", value: (r) => r.billing_interval_count },
+  { label: "Currency", kind: "enum", value: (r) => r.currency_code },
+  { label: "Charge amount", kind: "money", value: (r) => money(r.charge_amount_cents, r.currency_code) },
+  { label: "Monthly amount", kind: "money", value: (r) => money(r.monthly_amount_cents, r.currency_code) },
+  { label: "Order", kind: "text", value: (r) => r.order_name },
+  { label: "Created at", kind: "date", value: (r) => iso(r.created_at) },
+  { label: "Updated at", kind: "date", value: (r) => iso(r.updated_at) },
+];
+
+/** The keyset query of the subscriptions dataset (bench/export.ts runs COPY over the same text). */
+export function subscriptionExportSql(shopId: string, filters: SubscriptionFilterOptions, now: Date, after: Keyset | null, limit: number | null): Prisma.Sql {
+  return Prisma.sql`SELECT ${Prisma.raw(SUBSCRIPTION_COLUMNS)} FROM contracts
+    WHERE ${subscriptionFilterSql(shopId, filters, { after, now })}
+    ORDER BY created_at DESC, id DESC${limit === null ? Prisma.empty : Prisma.sql` LIMIT ${limit}`}`;
+}
+
+async function* subscriptionRows(o: StreamOptions): AsyncGenerator<ContractRow[]> {
+  const size = o.pageSize ?? env().EXPORT_PAGE_ROWS;
+  let after: Keyset | null = null;
+  for (;;) {
+    const rows: ContractRow[] = await hotQuery<ContractRow>(subscriptionExportSql(o.shopId, o.filters, o.now, after, size));
+    if (rows.length) yield rows;
+    if (rows.length < size) return;
+    const last: ContractRow = rows[rows.length - 1];
+    after = { createdAt: last.created_at, id: last.id };
+  }
+}
+
+// ---- Prisma-paged datasets (plans, bundles, mix_match) --------------------------------------
+
+async function* keysetPages<T extends { createdAt: Date; id: string }>(
+  size: number,
+  fetch: (after: Keyset | null, take: number) => Promise<T[]>,
+): AsyncGenerator<T[]> {
+  let after: Keyset | null = null;
+  for (;;) {
+    const rows: T[] = await fetch(after, size);
+    if (rows.length) yield rows;
+    if (rows.length < size) return;
+    const last: T = rows[rows.length - 1];
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+}
+
+type PlanRow = Prisma.SellingPlanGroupGetPayload<{ include: { sellingPlans: true } }>;
+
+const PLAN_COLUMNS: Column<PlanRow>[] = [
+  { label: "Plan group ID", kind: "id", value: (g) => g.groupGid },
+  { label: "Name", kind: "text", value: (g) => g.name },
+  { label: "Status", kind: "enum", value: (g) => (g.status === "ACTIVE" ? "active" : "archived") },
+  { label: "Cadence", kind: "text", value: (g) => g.cadenceLabel },
+  { label: "Interval", kind: "enum", value: (g) => (g.scheduleMode === "ANCHORED" ? "MONTH" : g.interval) },
+  { label: "Interval count", kind: "number", value: (g) => g.intervalCount },
+  { label: "Billing", kind: "text", value: (g) => g.billingLabel },
+  { label: "Discount", kind: "text", value: (g) => g.discountLabel },
+  { label: "Giftable", kind: "boolean", value: (g) => g.giftable },
+  { label: "Schedule mode", kind: "enum", value: (g) => (g.scheduleMode === "ANCHORED" ? "anchored" : "rolling") },
+  { label: "Anchor day", kind: "number", value: (g) => (g.scheduleMode === "ANCHORED" ? g.anchorDay ?? 1 : null) },
+  {
+    label: "Anchor months",
+    kind: "id",
+    value: (g) => (g.scheduleMode === "ANCHORED" ? [...g.anchorMonths].sort((a, b) => a - b).join(";") : null),
+  },
+  { label: "Cutoff days", kind: "number", value: (g) => (g.scheduleMode === "ANCHORED" ? g.cutoffDays ?? 0 : null) },
+  { label: "Pre-anchor behavior", kind: "enum", value: (g) => (g.scheduleMode === "ANCHORED" ? g.preAnchorBehavior ?? "NEXT" : null) },
+  { label: "Ship day", kind: "number", value: (g) => (g.scheduleMode === "ANCHORED" ? g.shipDay : null) },
+  { label: "Schedule label", kind: "text", value: (g) => (g.scheduleMode === "ANCHORED" ? g.scheduleLabel ?? "" : null) },
+  {
+    label: "Selling plan IDs",
+    kind: "id",
+    value: (g) => [...g.sellingPlans].sort((a, b) => a.position - b.position || a.id.localeCompare(b.id)).map((p) => p.sellingPlanGid).join(";"),
+  },
+  { label: "Created at", kind: "date", value: (g) => iso(g.createdAt) },
+  { label: "Updated at", kind: "date", value: (g) => iso(g.updatedAt) },
+];
+
+/** One row per box item; a bundle or box without items still gives one row (empty item cells). */
+interface BundleRow {
+  bundleId: string;
+  title: string;
+  kind: string;
+  groupGid: string;
+  cutoff: number;
+  sizeMin: number | null;
+  sizeMax: number | null;
+  period: string | null;
+  published: boolean | null;
+  item: { position: number; variantGid: string; productTitle: string; variantTitle: string | null; quantity: number | null; priceCents: number } | null;
+}
+
+const BUNDLE_COLUMNS: Column<BundleRow>[] = [
+  { label: "Bundle ID", kind: "id", value: (r) => r.bundleId },
+  { label: "Title", kind: "text", value: (r) => r.title },
+  { label: "Kind", kind: "enum", value: (r) => r.kind.toLowerCase() },
+  { label: "Plan group ID", kind: "id", value: (r) => r.groupGid },
+  { label: "Selection cutoff days", kind: "number", value: (r) => r.cutoff },
+  { label: "Box size min", kind: "number", value: (r) => r.sizeMin },
+  { label: "Box size max", kind: "number", value: (r) => r.sizeMax },
+  { label: "Period", kind: "id", value: (r) => r.period },
+  { label: "Published", kind: "boolean", value: (r) => r.published },
+  { label: "Item position", kind: "number", value: (r) => r.item?.position ?? null },
+  { label: "Variant ID", kind: "id", value: (r) => r.item?.variantGid ?? null },
+  { label: "Product", kind: "text", value: (r) => r.item?.productTitle ?? null },
+  { label: "Variant", kind: "text", value: (r) => r.item?.variantTitle ?? null },
+  { label: "Quantity", kind: "number", value: (r) => r.item?.quantity ?? null },
+  { label: "Price cents", kind: "number", value: (r) => r.item?.priceCents ?? null },
+];
+
+async function* bundleRows(o: StreamOptions): AsyncGenerator<BundleRow[]> {
+  const pages = keysetPages(o.pageSize ?? 200, (after, take) =>
+    prisma.bundle.findMany({
+      where: { shopId: o.shopId, ...afterWhere(after) },
+      orderBy: KEYSET_ORDER,
+      take,
+      include: {
+        group: { select: { groupGid: true } },
+        boxes: { orderBy: [{ period: "desc" }, { id: "asc" }], include: { items: { orderBy: [{ position: "asc" }, { id: "asc" }] } } },
+      },
+    }),
+  );
+  for await (const bundles of pages) {
+    const out: BundleRow[] = [];
+    for (const b of bundles) {
+      const base = {
+        bundleId: b.id,
+        title: b.title,
+        kind: b.kind,
+        groupGid: b.group.groupGid,
+        cutoff: b.selectionCutoffDays,
+        sizeMin: b.boxSizeMin,
+        sizeMax: b.boxSizeMax,
+      };
+      if (!b.boxes.length) out.push({ ...base, period: null, published: null, item: null });
+      for (const box of b.boxes) {
+        if (!box.items.length) out.push({ ...base, period: box.period, published: box.published, item: null });
+        for (const it of box.items) out.push({ ...base, period: box.period, published: box.published, item: it });
+      }
+    }
+    yield out;
+  }
+}
+
+/** One row per catalogue entry; a plan or category without entries still gives one row. */
+interface MixMatchRow {
+  planId: string;
+  title: string;
+  groupGid: string;
+  cartGroupId: string;
+  priceCents: number;
+  minItems: number;
+  maxItems: number;
+  category: { title: string; position: number } | null;
+  entry: { position: number; variantGid: string; productTitle: string; variantTitle: string | null; priceCents: number } | null;
+}
+
+const MIX_MATCH_COLUMNS: Column<MixMatchRow>[] = [
+  { label: "Mix & Match ID", kind: "id", value: (r) => r.planId },
+  { label: "Title", kind: "text", value: (r) => r.title },
+  { label: "Plan group ID", kind: "id", value: (r) => r.groupGid },
+  { label: "Cart group ID", kind: "id", value: (r) => r.cartGroupId },
+  { label: "Price cents", kind: "number", value: (r) => r.priceCents },
+  { label: "Min items", kind: "number", value: (r) => r.minItems },
+  { label: "Max items", kind: "number", value: (r) => r.maxItems },
+  { label: "Category", kind: "text", value: (r) => r.category?.title ?? null },
+  { label: "Category position", kind: "number", value: (r) => r.category?.position ?? null },
+  { label: "Entry position", kind: "number", value: (r) => r.entry?.position ?? null },
+  { label: "Variant ID", kind: "id", value: (r) => r.entry?.variantGid ?? null },
+  { label: "Product", kind: "text", value: (r) => r.entry?.productTitle ?? null },
+  { label: "Variant", kind: "text", value: (r) => r.entry?.variantTitle ?? null },
+  { label: "Entry price cents", kind: "number", value: (r) => r.entry?.priceCents ?? null },
+];
+
+async function* mixMatchRows(o: StreamOptions): AsyncGenerator<MixMatchRow[]> {
+  const pages = keysetPages(o.pageSize ?? 200, (after, take) =>
+    prisma.mixMatchPlan.findMany({
+      where: { shopId: o.shopId, ...afterWhere(after) },
+      orderBy: KEYSET_ORDER,
+      take,
+      include: {
+        group: { select: { groupGid: true } },
+        categories: { orderBy: [{ position: "asc" }, { id: "asc" }], include: { entries: { orderBy: [{ position: "asc" }, { id: "asc" }] } } },
+      },
+    }),
+  );
+  for await (const plans of pages) {
+    const out: MixMatchRow[] = [];
+    for (const p of plans) {
+      const base = {
+        planId: p.id,
+        title: p.title,
+        groupGid: p.group.groupGid,
+        cartGroupId: p.cartGroupId,
+        priceCents: p.priceCents,
+        minItems: p.minItems,
+        maxItems: p.maxItems,
+      };
+      if (!p.categories.length) out.push({ ...base, category: null, entry: null });
+      for (const c of p.categories) {
+        const category = { title: c.title, position: c.position };
+        if (!c.entries.length) out.push({ ...base, category, entry: null });
+        for (const e of c.entries) out.push({ ...base, category, entry: e });
+      }
+    }
+    yield out;
+  }
+}
+
+// ---- the catalogue ---------------------------------------------------------------------------
+
+export const DATASETS: Record<DatasetName, Dataset> = {
+  subscriptions: {
+    name: "subscriptions",
+    description: "One row per subscription contract of the mirror (display columns; no names or e-mail addresses). Takes the subscription filters.",
+    scopes: ["read:subscriptions"],
+    customerData: false,
+    takesFilters: true,
+    columns: SUBSCRIPTION_EXPORT_COLUMNS,
+    rows: subscriptionRows,
+  },
+  plans: {
+    name: "plans",
+    description: "One row per plan (selling plan group) with its schedule.",
+    scopes: ["read:plans"],
+    customerData: false,
+    takesFilters: false,
+    columns: PLAN_COLUMNS,
+    rows: (o) =>
+      keysetPages<PlanRow>(o.pageSize ?? 500, (after, take) =>
+        prisma.sellingPlanGroup.findMany({ where: { shopId: o.shopId, ...afterWhere(after) }, orderBy: KEYSET_ORDER, take, include: { sellingPlans: true } }),
+      ),
+  },
+  bundles: {
+    name: "bundles",
+    description: "One row per box item of every period of every bundle (bundles and boxes without items give one row with empty item cells).",
+    scopes: ["read:bundles"],
+    customerData: false,
+    takesFilters: false,
+    columns: BUNDLE_COLUMNS,
+    rows: bundleRows,
+  },
+  mix_match: {
+    name: "mix_match",
+    description: "One row per catalogue entry of every Mix & Match plan (plans and categories without entries give one row).",
+    scopes: ["read:mixmatch"],
+    customerData: false,
+    takesFilters: false,
+    columns: MIX_MATCH_COLUMNS,
+    rows: mixMatchRows,
+  },
+  migration: {
+    name: "migration",
+    description:
+      "The importer-shaped round-trip file: one row per contract line with the customer's e-mail, name, phone and shipping address, read from Shopify while rendering.",
+    scopes: ["read:subscriptions", "read:customers"],
+    customerData: true,
+    takesFilters: false,
+    columns: MIGRATION_COLUMNS as readonly Column<MigrationRow>[],
+    rows: migrationRows,
+  },
+};
+
+/** The datasets a key's scopes allow (every listed scope held). */
+export function datasetsFor(scopes: readonly string[]): Dataset[] {
+  return DATASET_NAMES.map((n) => DATASETS[n]).filter((d) => d.scopes.every((s) => scopes.includes(s)));
+}

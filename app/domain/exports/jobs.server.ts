@@ -1,0 +1,169 @@
+// Export jobs (spec 2): create, read, list. A job row is written before it is handed to the
+// queue, and the database itself keeps one queued-or-running job per shop: `active_slot` is
+// 'active' while queued or running and NULL otherwise, under a unique (shop_id, active_slot)
+// index (NULLs never collide), so 20 parallel POSTs give exactly one row and nineteen 409s.
+// docs/decisions/057-export-jobs.md.
+import type { ExportJob } from "@prisma/client";
+import { prisma } from "../../db.server";
+import { ApiError } from "../../errors";
+import { log } from "../../log.server";
+import { QUEUES, queue, type ExportRenderPayload } from "../../queues.server";
+import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../paging.server";
+import { DATASETS, type DatasetName } from "./datasets.server";
+import type { ExportFormat } from "./format";
+import type { SubscriptionFilterOptions } from "../subscription-filters.server";
+import { signDownloadUrl } from "./signing.server";
+
+export const EXPORT_RETENTION = { readyMs: 24 * 3600_000, stuckMs: 24 * 3600_000, recordMs: 7 * 24 * 3600_000 };
+
+/** The stable failure codes of error.code (spec 2). */
+export type ExportFailureCode = "export_too_large" | "shop_unavailable" | "enqueue_failed" | "render_failed";
+
+export interface ExportJobJson {
+  id: string;
+  dataset: string;
+  format: string;
+  filters: Record<string, string>;
+  status: string;
+  row_count: number | null;
+  byte_size: number | null;
+  created_at: string;
+  started_at: string | null;
+  ready_at: string | null;
+  expires_at: string | null;
+  download_url: string | null;
+  download_url_expires_at: string | null;
+  error: { code: string; message: string } | null;
+  /** Additive: rows rendered so far (equals row_count once ready). */
+  progress: number;
+  /** Additive: hex SHA-256 of the file once ready. */
+  sha256: string | null;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The job record; a ready job gets a freshly signed one-hour URL (spec 2, Download route rule 3). */
+export function exportJobJson(j: ExportJob, now = new Date()): ExportJobJson {
+  const signed = j.status === "ready" ? signDownloadUrl(j.id, now) : null;
+  return {
+    id: j.id,
+    dataset: j.dataset,
+    format: j.format,
+    filters: (j.filters ?? {}) as Record<string, string>,
+    status: j.status,
+    row_count: j.rowCount,
+    byte_size: j.byteSize === null ? null : Number(j.byteSize),
+    created_at: j.createdAt.toISOString(),
+    started_at: iso(j.startedAt),
+    ready_at: iso(j.readyAt),
+    expires_at: iso(j.expiresAt),
+    download_url: signed?.url ?? null,
+    download_url_expires_at: signed ? signed.expiresAt.toISOString() : null,
+    error: j.errorCode ? { code: j.errorCode, message: j.errorMessage ?? "" } : null,
+    progress: j.progressRows,
+    sha256: j.sha256,
+  };
+}
+
+export interface CreateExportInput {
+  shopId: string;
+  dataset: DatasetName;
+  format: ExportFormat;
+  /** The filters' normalised wire form (app/surfaces/subscription-filters.ts filtersToQuery), as returned. */
+  filters: Record<string, string>;
+  /** The same filters as typed options, what the renderer applies. */
+  filterOptions: SubscriptionFilterOptions;
+}
+
+const ENQUEUE_TIMEOUT_MS = 5_000;
+
+/** Hands the job to BullMQ; the job id is the export id, so a repeat add is a no-op. */
+export async function enqueueRender(exportId: string): Promise<void> {
+  const payload: ExportRenderPayload = { exportId };
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      queue(QUEUES.exports).add("render", payload, { jobId: exportId }),
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`queue did not answer within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: string }).code === "P2002";
+}
+
+/**
+ * POST /exports. 409 export_in_progress names the job being waited on. If the queue cannot take
+ * the job, the row is failed with enqueue_failed (and its slot freed) and returned as such.
+ */
+export async function createExport(input: CreateExportInput, enqueue: (id: string) => Promise<void> = enqueueRender): Promise<ExportJobJson> {
+  let job: ExportJob | undefined;
+  // The slot may free up between our refused insert and the look-up of its holder (the holder
+  // finished): then the insert is simply tried again.
+  for (let attempt = 0; !job; attempt++) {
+    try {
+      job = await prisma.exportJob.create({
+        data: {
+          shopId: input.shopId,
+          dataset: input.dataset,
+          format: input.format,
+          filters: input.filters,
+          filterOptions: input.filterOptions as object,
+          status: "queued",
+          activeSlot: "active",
+        },
+      });
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      const active = await prisma.exportJob.findFirst({ where: { shopId: input.shopId, activeSlot: "active" } });
+      if (active || attempt >= 2) {
+        const name = active ? `${active.id} (${active.dataset}, ${active.status})` : "another export";
+        throw new ApiError("export_in_progress", `Export ${name} is still queued or running; one export per shop at a time. Retry once it is ready or failed.`);
+      }
+    }
+  }
+  try {
+    await enqueue(job.id);
+  } catch (err) {
+    log.error("export enqueue failed", { export_id: job.id, err: err instanceof Error ? err : new Error(String(err)) });
+    job = await prisma.exportJob.update({
+      where: { id: job.id },
+      data: { status: "failed", activeSlot: null, errorCode: "enqueue_failed", errorMessage: "The export could not be handed to the queue. Create it again." },
+    });
+  }
+  return exportJobJson(job);
+}
+
+/** Jobs of the shop whose datasets the caller may read, newest first. */
+export async function listExports(ctx: { shopId: string; datasets: readonly string[]; page: PageRequest }): Promise<PageResult<ExportJobJson>> {
+  const rows = await prisma.exportJob.findMany({
+    where: { shopId: ctx.shopId, dataset: { in: [...ctx.datasets] }, ...afterWhere(ctx.page.after) },
+    orderBy: KEYSET_ORDER,
+    take: ctx.page.limit + 1,
+  });
+  const now = new Date();
+  return toPage(rows, ctx.page.limit, (j) => exportJobJson(j, now));
+}
+
+export function exportNotFound(id: string): ApiError {
+  return new ApiError("not_found", `No export ${id}`);
+}
+
+/** GET /exports/{id}: 404 for another shop's job; insufficient_scope for a dataset the key cannot read. */
+export async function getExport(ctx: { shopId: string; id: string; scopes: readonly string[] }): Promise<ExportJobJson> {
+  const job = await prisma.exportJob.findUnique({ where: { id: ctx.id } });
+  if (!job || job.shopId !== ctx.shopId) throw exportNotFound(ctx.id);
+  const dataset = DATASETS[job.dataset as DatasetName];
+  const missing = dataset ? dataset.scopes.filter((s) => !ctx.scopes.includes(s)) : [];
+  if (missing.length) throw new ApiError("insufficient_scope", `This export's dataset ${job.dataset} requires the scope ${missing.map((s) => `"${s}"`).join(" and ")}.`);
+  return exportJobJson(job);
+}
+
+/** The Export Center's read-only list (admin session, no key scopes). */
+export async function recentExports(shopId: string, limit = 20): Promise<ExportJobJson[]> {
+  const rows = await prisma.exportJob.findMany({ where: { shopId }, orderBy: KEYSET_ORDER, take: limit });
+  return rows.map((j) => exportJobJson(j));
+}

@@ -1,0 +1,276 @@
+// API keys: mint (name, scope checklist, optional expiry; the key shown once), publishable keys
+// for the storefront, the list with 30-day usage per key, revoke with confirmation. Minting and
+// revoking call the same domain functions as the operator CLI (app/domain/keys.server.ts);
+// usage comes from the kernel's counter (app/domain/key-usage.server.ts, decision 060).
+import { useCallback, useEffect, useState } from "react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useFetcher, useLoaderData } from "@remix-run/react";
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  Checkbox,
+  ChoiceList,
+  FormLayout,
+  InlineStack,
+  Layout,
+  Modal,
+  Page,
+  Text,
+  TextField,
+} from "@shopify/polaris";
+import { adminContext } from "../admin/context.server";
+import { ConfirmModal } from "../admin/confirm-modal";
+import { keyUsage } from "../domain/key-usage.server";
+import { listKeys, mintKey, MINTABLE_SCOPES, PUBLISHABLE_SCOPES, revokeKey, type KeyKind } from "../domain/keys.server";
+import { ApiError } from "../errors";
+import { SCOPE_DESCRIPTIONS } from "../admin/scopes";
+import { formatDate } from "../admin/format";
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { shop } = await adminContext(request);
+  const keys = await listKeys(shop.id);
+  const usage = await keyUsage(keys.map((k) => k.id));
+  const now = Date.now();
+  return json({
+    keys: keys.map((k) => ({
+      id: k.id,
+      name: k.name,
+      kind: k.kind,
+      scopes: k.scopes,
+      hint: k.hint,
+      createdAt: k.createdAt.toISOString(),
+      lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
+      expiresAt: k.expiresAt?.toISOString() ?? null,
+      state: k.revokedAt ? "revoked" : k.expiresAt && k.expiresAt.getTime() <= now ? "expired" : "active",
+      usage: usage.get(k.id)!,
+    })),
+    secretScopes: MINTABLE_SCOPES,
+    publishableScopes: PUBLISHABLE_SCOPES,
+  });
+};
+
+type ActionResult = { ok: true; minted?: { name: string; key: string }; revoked?: string } | { ok: false; error: string };
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { shop } = await adminContext(request);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  try {
+    if (intent === "mint") {
+      const kind: KeyKind = form.get("kind") === "PUBLISHABLE" ? "PUBLISHABLE" : "SECRET";
+      const scopes = form.getAll("scopes").map(String);
+      if (!scopes.length) return json<ActionResult>({ ok: false, error: "Choose at least one scope." }, 400);
+      const expires = String(form.get("expires") ?? "");
+      let expiresAt: Date | null = null;
+      if (expires) {
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(expires)) return json<ActionResult>({ ok: false, error: "The expiry date is not a date." }, 400);
+        expiresAt = new Date(`${expires}T00:00:00Z`);
+      }
+      const name = String(form.get("name") ?? "");
+      const minted = await mintKey({ shopId: shop.id, name, scopes, kind, expiresAt });
+      return json<ActionResult>({ ok: true, minted: { name: name.trim(), key: minted.key } });
+    }
+    if (intent === "revoke") {
+      const id = String(form.get("id") ?? "");
+      if (!(await revokeKey(id, { shopId: shop.id }))) return json<ActionResult>({ ok: false, error: "No such key." }, 404);
+      return json<ActionResult>({ ok: true, revoked: id });
+    }
+    return json<ActionResult>({ ok: false, error: "Unknown action." }, 400);
+  } catch (err) {
+    if (err instanceof ApiError) return json<ActionResult>({ ok: false, error: err.message }, 400);
+    throw err;
+  }
+};
+
+type KeyRow = ReturnType<typeof useLoaderData<typeof loader>>["keys"][number];
+
+function MintForm({ secretScopes, publishableScopes }: { secretScopes: readonly string[]; publishableScopes: readonly string[] }) {
+  const fetcher = useFetcher<ActionResult>();
+  const [kind, setKind] = useState<KeyKind>("SECRET");
+  const [name, setName] = useState("");
+  const [scopes, setScopes] = useState<string[]>([]);
+  const [expires, setExpires] = useState("");
+  const [shown, setShown] = useState<{ name: string; key: string } | null>(null);
+  const [copied, setCopied] = useState(false);
+  const offered = kind === "SECRET" ? secretScopes : publishableScopes;
+
+  useEffect(() => {
+    const data = fetcher.data;
+    if (fetcher.state === "idle" && data?.ok && data.minted) {
+      setShown(data.minted);
+      setCopied(false);
+      setName("");
+      setScopes([]);
+      setExpires("");
+    }
+  }, [fetcher.state, fetcher.data]);
+
+  const toggle = (scope: string, on: boolean) => setScopes((s) => (on ? [...s, scope] : s.filter((x) => x !== scope)));
+  const submit = () => {
+    const data = new FormData();
+    data.set("intent", "mint");
+    data.set("kind", kind);
+    data.set("name", name);
+    data.set("expires", expires);
+    for (const s of scopes) data.append("scopes", s);
+    fetcher.submit(data, { method: "post" });
+  };
+  const copy = useCallback(async () => {
+    if (!shown) return;
+    await navigator.clipboard.writeText(shown.key);
+    setCopied(true);
+  }, [shown]);
+
+  const error = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.error : null;
+  return (
+    <Card>
+      <BlockStack gap="400">
+        <Text as="h2" variant="headingMd">
+          Mint a key
+        </Text>
+        {error && (
+          <Banner tone="critical" title="The key was not minted">
+            <p>{error}</p>
+          </Banner>
+        )}
+        <FormLayout>
+          <ChoiceList
+            title="Kind"
+            choices={[
+              { label: "Secret key (svc_sk_): for your servers only", value: "SECRET" },
+              { label: "Publishable key (svc_pk_): for your storefront, safe in browsers", value: "PUBLISHABLE" },
+            ]}
+            selected={[kind]}
+            onChange={(v) => {
+              setKind(v[0] as KeyKind);
+              setScopes([]);
+            }}
+          />
+          <TextField label="Name" value={name} onChange={setName} autoComplete="off" helpText="Who or what uses it, e.g. “ERP sync”." maxLength={100} />
+          <fieldset style={{ border: 0, margin: 0, padding: 0 }}>
+            <legend>
+              <Text as="span" variant="headingSm">
+                Scopes
+              </Text>
+            </legend>
+            <BlockStack gap="100">
+              {offered.map((scope) => (
+                <Checkbox key={scope} label={scope} helpText={SCOPE_DESCRIPTIONS[scope]} checked={scopes.includes(scope)} onChange={(on) => toggle(scope, on)} />
+              ))}
+            </BlockStack>
+          </fieldset>
+          {scopes.includes("write:subscriptions") && (
+            <Banner tone="warning" title="This key can cancel any subscription">
+              <p>Whoever holds a key with write:subscriptions can pause, reschedule or cancel every contract of your shop. Give it only to servers you control.</p>
+            </Banner>
+          )}
+          <TextField label="Expires on (optional)" type="date" value={expires} onChange={setExpires} autoComplete="off" helpText="An expiry cannot be extended later; mint a new key instead." />
+          <InlineStack>
+            <Button variant="primary" onClick={submit} loading={fetcher.state !== "idle"}>
+              Mint key
+            </Button>
+          </InlineStack>
+        </FormLayout>
+      </BlockStack>
+      <Modal open={!!shown} onClose={() => setShown(null)} title={`Your new key “${shown?.name ?? ""}”`} primaryAction={{ content: "Done", onAction: () => setShown(null) }}>
+        <Modal.Section>
+          <BlockStack gap="300">
+            <Banner tone="warning" title="You will not see this key again">
+              <p>Copy it now and store it somewhere safe. It is stored only as a hash: if you lose it, revoke it and mint another.</p>
+            </Banner>
+            <TextField label="API key" value={shown?.key ?? ""} readOnly autoComplete="off" monospaced />
+            <InlineStack gap="200" blockAlign="center">
+              <Button onClick={copy}>Copy key</Button>
+              {copied && <Text as="span">Copied to the clipboard</Text>}
+            </InlineStack>
+          </BlockStack>
+        </Modal.Section>
+      </Modal>
+    </Card>
+  );
+}
+
+function KeyCard({ k, onRevoke }: { k: KeyRow; onRevoke: (k: KeyRow) => void }) {
+  return (
+    <Card>
+      <BlockStack gap="200">
+        <InlineStack gap="200" blockAlign="center" wrap>
+          <Text as="h3" variant="headingSm">
+            {k.name}
+          </Text>
+          <Badge>{k.kind === "SECRET" ? "Secret" : "Publishable"}</Badge>
+          {k.state !== "active" && <Badge tone="critical">{k.state === "revoked" ? "Revoked" : "Expired"}</Badge>}
+        </InlineStack>
+        <Text as="p" breakWord>
+          <code>{k.hint}</code>
+        </Text>
+        <Text as="p" breakWord>
+          Scopes: {k.scopes.join(", ") || "none"}
+        </Text>
+        <Text as="p" tone="subdued">
+          Created {formatDate(k.createdAt)} · Last used {formatDate(k.lastUsedAt)} · Expires {k.expiresAt ? formatDate(k.expiresAt) : "never"}
+        </Text>
+        <Text as="p">
+          Last 30 days: {k.usage.requests} requests · {k.usage.client_errors} 4xx · {k.usage.server_errors} 5xx · {k.usage.rate_limited} rate-limited (429)
+        </Text>
+        {k.state === "active" && (
+          <InlineStack>
+            <Button tone="critical" onClick={() => onRevoke(k)} accessibilityLabel={`Revoke ${k.name}`}>
+              Revoke
+            </Button>
+          </InlineStack>
+        )}
+      </BlockStack>
+    </Card>
+  );
+}
+
+export default function ApiKeys() {
+  const { keys, secretScopes, publishableScopes } = useLoaderData<typeof loader>();
+  const revoker = useFetcher<ActionResult>();
+  const [confirm, setConfirm] = useState<KeyRow | null>(null);
+  const revoke = () => {
+    if (!confirm) return;
+    revoker.submit({ intent: "revoke", id: confirm.id }, { method: "post" });
+    setConfirm(null);
+  };
+  useEffect(() => {
+    if (revoker.state === "idle" && revoker.data?.ok && revoker.data.revoked) window.shopify?.toast.show("Key revoked");
+  }, [revoker.state, revoker.data]);
+  return (
+    <Page title="API keys" subtitle="Credentials for the Admin, Storefront and Customer APIs.">
+      <Layout>
+        <Layout.Section>
+          <MintForm secretScopes={secretScopes} publishableScopes={publishableScopes} />
+        </Layout.Section>
+        <Layout.Section>
+          <BlockStack gap="300">
+            <Text as="h2" variant="headingMd">
+              Keys
+            </Text>
+            {keys.length === 0 ? (
+              <Card>
+                <Text as="p">No keys yet.</Text>
+              </Card>
+            ) : (
+              <ul aria-label="API keys" style={{ listStyle: "none", margin: 0, padding: 0, display: "grid", gap: "12px" }}>
+                {keys.map((k) => (
+                  <li key={k.id}>
+                    <KeyCard k={k} onRevoke={setConfirm} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+      <ConfirmModal open={!!confirm} onClose={() => setConfirm(null)} title={`Revoke “${confirm?.name ?? ""}”?`} confirmLabel="Revoke key" onConfirm={revoke}>
+        Every request made with this key is refused at once (401 credential_revoked). This cannot be undone.
+      </ConfirmModal>
+    </Page>
+  );
+}

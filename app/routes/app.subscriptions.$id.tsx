@@ -1,0 +1,234 @@
+// One subscription: lines, schedule and history, with pause, resume, skip, reschedule and cancel
+// (cancel asks for confirmation). The actions call the same domain functions as the Admin API
+// writes (app/domain/subscription-writes.server.ts), so the platform is asked, refusals map the
+// same way, and the mirror is reconciled before the page answers.
+import { useEffect, useState } from "react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useFetcher, useLoaderData } from "@remix-run/react";
+import { Banner, BlockStack, Button, Card, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
+import { ConfirmModal } from "../admin/confirm-modal";
+import { adminContext } from "../admin/context.server";
+import { formatDate, formatDateTime, formatMoney, statusLabel } from "../admin/format";
+import { StatusBadge } from "../admin/status-badge";
+import { getSubscription } from "../domain/subscriptions.server";
+import { subscriptionHistory } from "../domain/subscription-history.server";
+import {
+  cancelSubscription,
+  pauseSubscription,
+  rescheduleSubscription,
+  resumeSubscription,
+  skipSubscription,
+  type WriteContext,
+} from "../domain/subscription-writes.server";
+import { ApiError } from "../errors";
+
+const contractGid = (id: string | undefined): string => {
+  if (!id || !/^\d{1,20}$/.test(id)) throw new Response("Not found", { status: 404 });
+  return `gid://shopify/SubscriptionContract/${id}`;
+};
+
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const { shop } = await adminContext(request);
+  const gid = contractGid(params.id);
+  try {
+    const subscription = await getSubscription({ shopId: shop.id, canReadCustomers: true, contractGid: gid });
+    return json({ subscription, history: await subscriptionHistory(shop.id, gid) });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "not_found") throw new Response("Not found", { status: 404 });
+    throw err;
+  }
+};
+
+const ACTIONS = ["pause", "resume", "skip", "reschedule", "cancel"] as const;
+type Action = (typeof ACTIONS)[number];
+type ActionResult = { ok: true; action: Action; status: string; next_billing_at: string | null } | { ok: false; error: string };
+
+export const action = async ({ request, params }: ActionFunctionArgs) => {
+  const { shop } = await adminContext(request);
+  const form = await request.formData();
+  const intent = String(form.get("intent")) as Action;
+  if (!ACTIONS.includes(intent)) return json<ActionResult>({ ok: false, error: "Unknown action." }, 400);
+  const ctx: WriteContext = { shopId: shop.id, shopDomain: shop.domain, contractGid: contractGid(params.id) };
+  try {
+    let receipt;
+    if (intent === "pause") receipt = await pauseSubscription(ctx);
+    else if (intent === "resume") receipt = await resumeSubscription(ctx);
+    else if (intent === "skip") receipt = await skipSubscription(ctx);
+    else if (intent === "cancel") receipt = await cancelSubscription(ctx);
+    else {
+      const date = String(form.get("date") ?? "");
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return json<ActionResult>({ ok: false, error: "Choose a date for the next charge." }, 400);
+      receipt = await rescheduleSubscription({ ...ctx, nextBillingAt: new Date(`${date}T00:00:00Z`) });
+    }
+    return json<ActionResult>({ ok: true, action: intent, status: receipt.status, next_billing_at: receipt.next_billing_at });
+  } catch (err) {
+    if (err instanceof ApiError) return json<ActionResult>({ ok: false, error: err.message }, err.status);
+    throw err;
+  }
+};
+
+const DONE: Record<Action, string> = {
+  pause: "Subscription paused",
+  resume: "Subscription resumed",
+  skip: "Next charge skipped",
+  reschedule: "Next charge rescheduled",
+  cancel: "Subscription cancelled",
+};
+
+const HISTORY_LABEL: Record<string, string> = {
+  "subscription.created": "Created",
+  "subscription.paused": "Paused",
+  "subscription.cancelled": "Cancelled",
+  "subscription.reactivated": "Reactivated",
+};
+
+export default function SubscriptionDetail() {
+  const { subscription: s, history } = useLoaderData<typeof loader>();
+  const fetcher = useFetcher<ActionResult>();
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const [date, setDate] = useState("");
+  const busy = fetcher.state !== "idle";
+  const run = (intent: Action, extra: Record<string, string> = {}) => fetcher.submit({ intent, ...extra }, { method: "post" });
+
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data?.ok) window.shopify?.toast.show(DONE[fetcher.data.action]);
+  }, [fetcher.state, fetcher.data]);
+
+  const error = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.error : null;
+  const live = s.status !== "CANCELLED" && s.status !== "EXPIRED";
+  const number = s.contract_id.split("/").pop();
+  return (
+    <Page
+      title={`Subscription ${number}`}
+      titleMetadata={<StatusBadge status={s.status} />}
+      backAction={{ content: "Subscriptions", url: "/app/subscriptions" }}
+      subtitle={s.product_title ?? undefined}
+    >
+      <Layout>
+        {error && (
+          <Layout.Section>
+            <Banner tone="critical" title="Shopify refused the change">
+              <p>{error}</p>
+            </Banner>
+          </Layout.Section>
+        )}
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                Actions
+              </Text>
+              {live ? (
+                <>
+                  <InlineStack gap="200" wrap>
+                    {s.status === "ACTIVE" && (
+                      <Button onClick={() => run("pause")} disabled={busy}>
+                        Pause
+                      </Button>
+                    )}
+                    {(s.status === "PAUSED" || s.status === "FAILED") && (
+                      <Button onClick={() => run("resume")} disabled={busy}>
+                        Resume
+                      </Button>
+                    )}
+                    {s.status === "ACTIVE" && (
+                      <Button onClick={() => run("skip")} disabled={busy || !s.next_billing_at}>
+                        Skip next charge
+                      </Button>
+                    )}
+                    <Button tone="critical" onClick={() => setConfirmCancel(true)} disabled={busy}>
+                      Cancel subscription
+                    </Button>
+                  </InlineStack>
+                  {s.status === "ACTIVE" && (
+                    <InlineStack gap="200" blockAlign="end" wrap>
+                      <TextField label="Move the next charge to" type="date" value={date} onChange={setDate} autoComplete="off" />
+                      <Button onClick={() => run("reschedule", { date })} disabled={busy || !date}>
+                        Reschedule
+                      </Button>
+                    </InlineStack>
+                  )}
+                </>
+              ) : (
+                <Text as="p">This subscription has ended; it cannot be changed.</Text>
+              )}
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="200">
+              <Text as="h2" variant="headingMd">
+                Schedule
+              </Text>
+              <Text as="p">Next charge: {formatDate(s.next_billing_at)}</Text>
+              <Text as="p">Frequency: {s.frequency_label ?? (s.billing_interval ? `every ${s.billing_interval_count} ${s.billing_interval.toLowerCase()}` : "—")}</Text>
+              <Text as="p">Per charge: {formatMoney(s.charge_amount)} · Monthly: {formatMoney(s.monthly_amount)}</Text>
+              <Text as="p" breakWord>
+                Plan group: {s.selling_plan_group_id ?? "—"}
+              </Text>
+              <Text as="p" breakWord>
+                Customer: {s.customer_id} · Order {s.order_name ?? "—"}
+              </Text>
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="200">
+              <Text as="h2" variant="headingMd">
+                Lines
+              </Text>
+              <ul aria-label="Lines" style={{ margin: 0, paddingLeft: "1.2em" }}>
+                {s.lines.map((l) => (
+                  <li key={l.line_id}>
+                    <Text as="span">
+                      {l.quantity} × {l.title}
+                      {l.variant_title ? ` (${l.variant_title})` : ""} at {formatMoney(l.price)}
+                    </Text>
+                  </li>
+                ))}
+              </ul>
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="200">
+              <Text as="h2" variant="headingMd">
+                History
+              </Text>
+              <ul aria-label="History" style={{ margin: 0, paddingLeft: "1.2em" }}>
+                {history.map((h, i) => (
+                  <li key={i}>
+                    <Text as="span">
+                      {formatDateTime(h.at)}: {HISTORY_LABEL[h.type] ?? h.type}
+                      {h.previous_status && h.new_status ? ` (${statusLabel(h.previous_status)} → ${statusLabel(h.new_status)})` : ""}
+                    </Text>
+                  </li>
+                ))}
+                <li>
+                  <Text as="span">{formatDateTime(s.created_at)}: Started</Text>
+                </li>
+              </ul>
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+      </Layout>
+      <ConfirmModal
+        open={confirmCancel}
+        onClose={() => setConfirmCancel(false)}
+        title={`Cancel subscription ${number}?`}
+        confirmLabel="Cancel subscription"
+        cancelLabel="Keep it"
+        onConfirm={() => {
+          setConfirmCancel(false);
+          run("cancel");
+        }}
+      >
+        The customer will no longer be billed. Cancelling is final: the subscription cannot be resumed.
+      </ConfirmModal>
+    </Page>
+  );
+}
