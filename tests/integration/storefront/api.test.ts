@@ -202,9 +202,6 @@ describe("GET /products/{product_id}/plans", () => {
     expect((await get(`/products/${enc(s.products.other)}/plans`)).body.data).toEqual([]);
     const unknown = await get(`/products/${enc("gid://shopify/Product/777777777")}/plans`);
     expect(unknown.status).toBe(404);
-    const bad = await get(`/products/${enc("gid://shopify/ProductVariant/1")}/plans`);
-    expect(bad.status).toBe(400);
-    expect(bad.body.error.code).toBe("invalid_request");
   });
 });
 
