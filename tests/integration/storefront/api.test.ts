@@ -202,6 +202,12 @@ describe("GET /products/{product_id}/plans", () => {
     expect((await get(`/products/${enc(s.products.other)}/plans`)).body.data).toEqual([]);
     const unknown = await get(`/products/${enc("gid://shopify/Product/777777777")}/plans`);
     expect(unknown.status).toBe(404);
+    // A path parameter that is not a product id names nothing: 404 (the kernel's rule for path params).
+    for (const bad of [enc("gid://shopify/ProductVariant/1"), "abc"]) {
+      const res = await get(`/products/${bad}/plans`);
+      expect(res.status, bad).toBe(404);
+      expect(res.body.error.code).toBe("not_found");
+    }
   });
 });
 
