@@ -95,7 +95,8 @@ async function serveApi(handle: ApiHandler, req: IncomingMessage, res: ServerRes
     const body = Buffer.from(await response.arrayBuffer());
     res.statusCode = response.status;
     response.headers.forEach((value, name) => res.setHeader(name, value));
-    res.setHeader("Content-Length", body.byteLength);
+    // A HEAD answer keeps the Content-Length its handler declared (the size a GET would send).
+    if (req.method !== "HEAD" || !response.headers.has("content-length")) res.setHeader("Content-Length", body.byteLength);
     res.end(req.method === "HEAD" ? undefined : body);
   } catch (err) {
     // The kernel renders every failure itself; reaching here means the answer could not be

@@ -2,8 +2,8 @@
 // path bytes or query (docs/decisions/037-api-front-door.md): the three surfaces by base path,
 // and a JSON not_found envelope for anything else under /api/ (an unknown surface or version:
 // /api/foo/v1, /api/admin/v2/...). Nothing under /api/ is a Remix route, so no request there can
-// reach Remix's HTML pages or its `?_data=` handling. A future non-surface endpoint under /api/
-// (the signed export download, spec 2) is added to ENDPOINTS below.
+// reach Remix's HTML pages or its `?_data=` handling. The one non-surface endpoint under
+// /api/, the signed export download (/docs: Exports), is in ENDPOINTS too.
 import { ApiError, type ErrorCode } from "../errors";
 import { errorResponse } from "../http/envelope.server";
 import { newRequestId } from "../http/request-id.server";
@@ -12,11 +12,13 @@ import { adminApi } from "./admin/index.server";
 import { customerApi } from "./customer/index.server";
 import { storefrontApi } from "./storefront/index.server";
 import { ADMIN_SURFACE, CUSTOMER_SURFACE, STOREFRONT_SURFACE } from "./config";
+import { EXPORT_DOWNLOAD_BASE, handleExportDownload } from "./exports-download.server";
 
 const ENDPOINTS: ReadonlyArray<readonly [string, (request: Request) => Promise<Response>]> = [
   [ADMIN_SURFACE.basePath, adminApi.handle],
   [STOREFRONT_SURFACE.basePath, storefrontApi.handle],
   [CUSTOMER_SURFACE.basePath, customerApi.handle],
+  [EXPORT_DOWNLOAD_BASE, handleExportDownload],
 ];
 
 function envelope(code: ErrorCode, message: string): Response {

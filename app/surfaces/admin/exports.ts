@@ -2,7 +2,7 @@
 // GET /exports/{id}. Scopes depend on the dataset, so these routes list none and the handlers
 // demand every scope of the dataset (exactly what paging the same rows needs). The
 // Idempotency-Key header is ignored here (spec 2 rule 3). The unauthenticated signed download
-// is a Remix resource route (app/routes/api.exports.$id.download.ts).
+// is answered by the API front door (app/surfaces/exports-download.server.ts).
 import { z } from "zod";
 import { ApiError } from "../../errors";
 import { defineRoute, type AnyRoute } from "../../http/route";
