@@ -53,6 +53,7 @@ export const createExportBody = z
     filters: z.record(z.string(), z.unknown()).optional().describe(`subscriptions only: ${SUBSCRIPTION_FILTER_NAMES.join(", ")}`),
   })
   .strict()
+  .meta({ example: { dataset: "subscriptions", format: "csv", filters: { status: "active" } } })
   .transform((b, ctx) => {
     const dataset = DATASET_NAMES.find((d) => d === b.dataset);
     if (!dataset) {

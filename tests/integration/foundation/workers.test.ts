@@ -97,14 +97,14 @@ describe("workers", () => {
     await worker.ready;
     try {
       const keys = async () => (await queue(QUEUES.sweeps).getJobSchedulers()).map((s) => s.key).sort();
-      expect(await keys()).toEqual(["daily-sweep", "reconcile-all"]);
+      expect(await keys()).toEqual(["daily-sweep", "exports-requeue", "reconcile-all"]);
       // Redis loses everything under this run's prefix (never FLUSHDB: tests/support/redis-keys.ts).
       expect(await deleteRedisPrefix(queueConnection(), env().REDIS_PREFIX)).toBeGreaterThan(0);
       expect(await keys()).toEqual([]);
-      await eventually(async () => (await keys()).length === 2, 60_000);
-      expect(await keys()).toEqual(["daily-sweep", "reconcile-all"]);
+      await eventually(async () => (await keys()).length === 3, 60_000);
+      expect(await keys()).toEqual(["daily-sweep", "exports-requeue", "reconcile-all"]);
       // Each scheduler has its next run waiting again, not just its definition.
-      await eventually(async () => (await queue(QUEUES.sweeps).getDelayedCount()) >= 2, 30_000);
+      await eventually(async () => (await queue(QUEUES.sweeps).getDelayedCount()) >= 3, 30_000);
     } finally {
       const stopped = exited(worker);
       worker.kill("SIGTERM");

@@ -105,6 +105,10 @@ describe("real answers validate against each route's declared response schema", 
       "POST /subscriptions/:contract_gid/reschedule": async () => ({ path: `${c}/reschedule`, body: { next_billing_at: new Date(Date.now() + 40 * 86_400_000).toISOString() } }),
       "PATCH /subscriptions/:contract_gid/lines/:line_gid": async () => ({ path: `${c}/lines/${enc(contract.lines[0].lineGid)}`, body: { quantity: contract.lines[0].quantity + 1 } }),
       "POST /subscriptions/:contract_gid/cancel": async () => ({ path: `${c}/cancel` }),
+      "POST /exports": async () => ({ path: "/exports", body: { dataset: "plans", format: "jsonl" } }),
+      "GET /exports": async () => ({ path: "/exports" }),
+      "GET /exports/datasets": async () => ({ path: "/exports/datasets" }),
+      "GET /exports/:id": async () => ({ path: `/exports/${enc((await prisma.exportJob.findFirstOrThrow({ where: { shopId } })).id)}` }),
     };
     const everything = await mintKey({ shopId, name: "schemas", scopes: [...reads, "write:subscriptions"], kind: "SECRET" });
     await runTable(ADMIN_SURFACE, adminRoutes, samples, { Authorization: `Bearer ${everything.key}` });
