@@ -96,7 +96,9 @@ it("a crashed worker or web process is restarted; the others keep running", asyn
 
 it("a child that keeps failing is retried with growing delays, and starts once it can", async () => {
   const port = base + 8;
-  const squatter: Server = createServer();
+  // It holds the port and hangs up on anyone: the run's own web and workers call the simulator's
+  // port too, and a connection left open would keep close() below from ever finishing.
+  const squatter: Server = createServer((socket) => socket.destroy());
   await new Promise<void>((resolve) => squatter.listen(port + 1, "127.0.0.1", resolve)); // the simulator's port
   const all = start(port);
   try {
