@@ -12,9 +12,9 @@
 // The rate limiter runs for real, but its clock is advanced per request so the bucket never
 // empties (the bench measures the read path, not the 60/min policy).
 // Benchmarks are not tests: nothing here asserts a time. Targets are printed next to results.
-import { execFileSync } from "node:child_process";
 import pg from "pg";
 import { applyLocalDefaults } from "../scripts/local-env";
+import { prepareBenchDatabase } from "./database";
 
 const BENCH_DB = process.env.BENCH_DB ?? "subscriptions_bench";
 const PG_BASE = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";
@@ -28,16 +28,6 @@ process.env.LOG_LEVEL ??= "error";
 applyLocalDefaults(process.env);
 
 const shopId = (i: number) => `bench_shop_${String(i).padStart(3, "0")}`;
-
-async function ensureDatabase(): Promise<void> {
-  const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
-  await admin.connect();
-  const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [BENCH_DB]);
-  if (!exists.rowCount) await admin.query(`CREATE DATABASE "${BENCH_DB}"`);
-  await admin.end();
-  console.log(`migrating ${BENCH_DB} ...`);
-  execFileSync("npx", ["prisma", "migrate", "deploy"], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CHECKPOINT_DISABLE: "1" } });
-}
 
 async function seed(db: pg.Client): Promise<void> {
   const { rows } = await db.query("SELECT count(*)::int AS n FROM contracts WHERE shop_id LIKE 'bench_shop_%'");
@@ -155,7 +145,7 @@ const pct = (xs: number[], p: number) => {
 const fmt = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 1 });
 
 async function main() {
-  await ensureDatabase();
+  await prepareBenchDatabase(`${PG_BASE}/${BENCH_DB}`);
   const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await db.connect();
   await seed(db);

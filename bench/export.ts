@@ -10,12 +10,13 @@
 //      ratio to COPY, and the worker process's peak RSS (VmHWM from /proc).
 // Targets (issue 12): within 3x of COPY; peak RSS under 256 MB whatever the row count.
 // Benchmarks are not tests: nothing here asserts a time.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readFileSync, statSync, rmSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { applyLocalDefaults } from "../scripts/local-env";
+import { prepareBenchDatabase } from "./database";
 
 const BENCH_DB = process.env.BENCH_DB ?? "subscriptions_bench_export";
 const PG_BASE = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";
@@ -27,16 +28,6 @@ process.env.REDIS_PREFIX ??= "bench-export";
 process.env.LOG_LEVEL ??= "error";
 process.env.EXPORTS_DIR ??= mkdtempSync(path.join(tmpdir(), "bench-exports-"));
 applyLocalDefaults(process.env);
-
-async function ensureDatabase(): Promise<void> {
-  const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
-  await admin.connect();
-  const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [BENCH_DB]);
-  if (!exists.rowCount) await admin.query(`CREATE DATABASE "${BENCH_DB}"`);
-  await admin.end();
-  console.log(`migrating ${BENCH_DB} ...`);
-  execFileSync("npx", ["prisma", "migrate", "deploy"], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CHECKPOINT_DISABLE: "1" } });
-}
 
 async function seed(db: pg.Client): Promise<void> {
   const { rows } = await db.query("SELECT count(*)::int AS n FROM contracts WHERE shop_id = $1", [SHOP]);
@@ -87,7 +78,7 @@ async function seed(db: pg.Client): Promise<void> {
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
 async function main() {
-  await ensureDatabase();
+  await prepareBenchDatabase(`${PG_BASE}/${BENCH_DB}`);
   const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await db.connect();
   await seed(db);
