@@ -24,4 +24,20 @@ export default defineConfig(
     files: ["extensions/**/*.js"],
     languageOptions: { sourceType: "script", globals: { window: "readonly", document: "readonly", fetch: "readonly" } },
   },
+  {
+    // The example customer portal (an ES module page the app serves as is).
+    files: ["public/examples/**/*.js"],
+    languageOptions: {
+      sourceType: "module",
+      globals: {
+        window: "readonly",
+        document: "readonly",
+        fetch: "readonly",
+        location: "readonly",
+        URLSearchParams: "readonly",
+        Intl: "readonly",
+        Option: "readonly",
+      },
+    },
+  },
 );

@@ -124,11 +124,20 @@ async function answerConnect(handle: ApiHandler, req: IncomingMessage, socket: D
       body = Buffer.from(await response.arrayBuffer());
     }
   }
-  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}`, ...headers.map(([k, v]) => `${k}: ${v}`), `Content-Length: ${body.byteLength}`, "Connection: close"];
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}`,
+    ...headers.map(([k, v]) => `${k}: ${v}`),
+    `Content-Length: ${body.byteLength}`,
+    "Connection: close",
+  ];
   socket.end(Buffer.concat([Buffer.from(head.join("\r\n") + "\r\n\r\n"), body]));
 }
 
-export async function startWebServer(opts: { port: number; buildPath?: string; host?: string }): Promise<{ server: Server; close(): Promise<void>; url: string }> {
+export async function startWebServer(opts: {
+  port: number;
+  buildPath?: string;
+  host?: string;
+}): Promise<{ server: Server; close(): Promise<void>; url: string }> {
   const buildPath = path.resolve(opts.buildPath ?? "build/index.js");
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   const handleApi = (build.entry.module as { handleApiRequest?: ApiHandler }).handleApiRequest;
@@ -169,6 +178,18 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   applyLocalDefaults();
   const { env } = await import("./app/env.server");
   const config = env();
+  const { existsSync } = await import("node:fs");
+  if (!existsSync("build/index.js")) {
+    console.error("No Remix build at build/index.js: run `npm run build` first (`npm run demo` does).");
+    process.exit(1);
+  }
+  if (process.env.NODE_ENV !== "production") {
+    const { assertDatabaseReady } = await import("./scripts/services");
+    await assertDatabaseReady(config.DATABASE_URL).catch((err: Error) => {
+      console.error(err.message);
+      process.exit(1);
+    });
+  }
   const { close } = await startWebServer({ port: config.PORT });
   console.log(JSON.stringify({ level: "info", msg: "web listening", port: config.PORT }));
   const stop = async () => {

@@ -40,4 +40,3 @@ export class EncryptedSessionStorage implements SessionStorage {
     return this.inner.deleteSessions(ids);
   }
 }
-

@@ -6,12 +6,7 @@ import { isbot } from "isbot";
 
 const ABORT_DELAY = 5000;
 
-export default async function handleRequest(
-  request: Request,
-  responseStatusCode: number,
-  responseHeaders: Headers,
-  remixContext: EntryContext,
-) {
+export default async function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
   // Embedded-admin pages need Shopify's frame headers; imported lazily so API-only requests
   // never pay for the Shopify app object.
   if (new URL(request.url).pathname.startsWith("/app")) {

@@ -2,14 +2,19 @@
 // reads configuration only from here, so two copies run side by side on other databases/ports.
 import { z } from "zod";
 
-const secret = (what: string) =>
-  z.string().min(32, `${what} must be at least 32 characters (generate one with: openssl rand -hex 32)`);
+const secret = (what: string) => z.string().min(32, `${what} must be at least 32 characters (generate one with: openssl rand -hex 32)`);
 
 export const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  DATABASE_URL: z.string().url().refine((u) => /^postgres(ql)?:/.test(u), "must be a postgresql:// URL"),
-  REDIS_URL: z.string().url().refine((u) => /^rediss?:/.test(u), "must be a redis:// URL"),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .refine((u) => /^postgres(ql)?:/.test(u), "must be a postgresql:// URL"),
+  REDIS_URL: z
+    .string()
+    .url()
+    .refine((u) => /^rediss?:/.test(u), "must be a redis:// URL"),
   // Prefix for every BullMQ queue and rate-limit key, so two copies can share one Redis.
   REDIS_PREFIX: z.string().min(1).default("svc"),
   SHOPIFY_APP_URL: z.string().url(),
@@ -32,9 +37,13 @@ export const EnvSchema = z.object({
   SIMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(3100),
   SIMULATOR_STATE_FILE: z.string().default(".data/simulator.json"),
   EXPORTS_DIR: z.string().default(".data/exports"),
-  // Export jobs (docs/decisions/057-export-jobs.md): the largest file rendered (spec 2: 128 MB,
+  // Export jobs (docs/decisions/057-export-jobs.md): the largest file rendered (/docs#tag/Admin-API:-Exports; 128 MB,
   // here 128 MiB; tests lower it), and rows per keyset page of the subscriptions dataset.
-  EXPORT_MAX_BYTES: z.coerce.number().int().min(1).default(128 * 1024 * 1024),
+  EXPORT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(128 * 1024 * 1024),
   EXPORT_PAGE_ROWS: z.coerce.number().int().min(1).max(50_000).default(5000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   // Worker processes (workers/main.ts): which queues this process serves (comma-separated;
@@ -48,12 +57,37 @@ export const EnvSchema = z.object({
   IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(1000).default(300_000),
   /** How often workers re-assert the job schedulers, so they come back after Redis loses its data. */
   WORKER_SCHEDULE_CHECK_MS: z.coerce.number().int().min(100).default(60_000),
+  // Outbound webhooks (docs/decisions/051-054). Ranges admitted besides public addresses, for
+  // receivers on a developer's machine ("127.0.0.0/8,::1/128"); refused in production.
+  WEBHOOK_ALLOWED_PRIVATE_CIDRS: z.string().default(""),
+  /** Per-attempt timeout (10 s, docs/decisions/052); tests lower it. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
+  // Outbound delivery requests in flight at once per worker process (docs/decisions/052).
+  WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1_000).default(64),
+  /** How often the sweeper hands work Redis forgot back to the queues, and how overdue it must be. */
+  WEBHOOK_SWEEP_CRON: z.string().min(9).default("* * * * *"),
+  WEBHOOK_SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(60_000),
+  // The billing engine (docs/decisions/080): how often the scheduler looks for due contracts
+  // (a BullMQ job scheduler on the billing queue), and Shopify calls at once per shop.
+  BILLING_CRON: z.string().min(9).default("*/10 * * * *"),
+  BILLING_SHOP_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
 
+// Receivers on private addresses are for development and tests only (docs/decisions/053).
+const CheckedEnvSchema = EnvSchema.superRefine((e, ctx) => {
+  if (e.NODE_ENV === "production" && e.WEBHOOK_ALLOWED_PRIVATE_CIDRS.trim() !== "") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["WEBHOOK_ALLOWED_PRIVATE_CIDRS"],
+      message: "must be empty when NODE_ENV=production (it admits private webhook receivers)",
+    });
+  }
+});
+
 export function parseEnv(source: NodeJS.ProcessEnv): Env {
-  const result = EnvSchema.safeParse(source);
+  const result = CheckedEnvSchema.safeParse(source);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".") || "(env)"}: ${i.message}`);
     throw new Error(`Invalid environment configuration:\n${lines.join("\n")}\nSee README.md#configuration.`);

@@ -1,4 +1,4 @@
-// The one error vocabulary of every HTTP surface (spec/1-admin-api.md, Errors). Add-only.
+// The one error vocabulary of every HTTP surface (/docs/api/errors, one section per code). Add-only.
 export const ERROR_CODES = {
   missing_credential: 401,
   invalid_credential: 401,

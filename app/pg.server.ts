@@ -12,7 +12,34 @@ const TIMESTAMP = 1114; // timestamp without time zone: how Prisma stores DateTi
 // Prisma writes UTC wall-clock values; pg's default parser would read them in the process's
 // local zone (on a non-UTC server, key expiries would move by hours). Per pool, not global,
 // so Prisma's own adapter is untouched.
-const parseUtc = (value: string) => new Date(value.replace(" ", "T") + "Z");
+export const parseUtcTimestamp = (value: string) => new Date(value.replace(" ", "T") + "Z");
+const parseUtc = parseUtcTimestamp;
+
+/**
+ * The ISO 8601 string `Date#toISOString` would give for a timestamp as PostgreSQL prints it
+ * ("2026-11-21 15:10:05.12": trailing zeros of the fraction dropped, none when whole), built
+ * from the text alone. The lists' rows carry three timestamps each, and parsing each into a Date
+ * only to print it again was the largest single cost of encoding a page
+ * (docs/decisions/069-admin-list-encode-attempts.md). Anything not of that shape (a year past
+ * 9999, BC) takes the Date path.
+ */
+export function isoFromPgTimestamp(text: string): string {
+  const n = text.length;
+  if (n < 19 || n > 26 || text.charCodeAt(10) !== 32 || (n > 19 && text.charCodeAt(19) !== 46)) return parseUtc(text).toISOString();
+  const millis = n === 19 ? "000" : n >= 23 ? text.slice(20, 23) : (text.slice(20) + "00").slice(0, 3);
+  return `${text.slice(0, 10)}T${text.slice(11, 19)}.${millis}Z`;
+}
+
+/** Type parsers that read `timestamp` text with `parse` and every other type as pg does. */
+export function timestampTypes<T>(parse: (text: string) => T) {
+  return {
+    getTypeParser: ((oid: number, format?: "text" | "binary") =>
+      oid === TIMESTAMP && format !== "binary" ? parse : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  };
+}
+
+/** Per-query parsers: timestamps as ISO strings (isoFromPgTimestamp). */
+const ISO_TIMESTAMPS = timestampTypes(isoFromPgTimestamp);
 
 let pool: pg.Pool | undefined;
 
@@ -23,10 +50,7 @@ export function hotPool(): pg.Pool {
     max: 10,
     idleTimeoutMillis: 30_000,
     allowExitOnIdle: true,
-    types: {
-      getTypeParser: ((oid: number, format?: "text" | "binary") =>
-        oid === TIMESTAMP && format !== "binary" ? parseUtc : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-    },
+    types: timestampTypes(parseUtc),
   });
   // An idle client whose backend dies (database restart, failover, pg_terminate_backend) emits
   // `error` on the pool; unheard, that event kills the process. The pool has already dropped the
@@ -36,8 +60,20 @@ export function hotPool(): pg.Pool {
   return pool;
 }
 
-/** Runs a Prisma.sql fragment (its `$n` text and values) on the hot pool. */
-export async function hotQuery<T extends pg.QueryResultRow>(sql: { text: string; values: unknown[] }, name?: string): Promise<T[]> {
-  const { rows } = await hotPool().query<T>({ text: sql.text, values: sql.values, ...(name ? { name } : {}) });
+/**
+ * Runs a Prisma.sql fragment (its `$n` text and values) on the hot pool: as a named prepared
+ * statement when `name` is given; with `isoTimestamps`, timestamp columns come back as ISO
+ * strings instead of Dates.
+ */
+export async function hotQuery<T extends pg.QueryResultRow>(
+  sql: { text: string; values: unknown[] },
+  opts: { name?: string; isoTimestamps?: boolean } = {},
+): Promise<T[]> {
+  const { rows } = await hotPool().query<T>({
+    text: sql.text,
+    values: sql.values,
+    ...(opts.name ? { name: opts.name } : {}),
+    ...(opts.isoTimestamps ? { types: ISO_TIMESTAMPS } : {}),
+  });
   return rows;
 }

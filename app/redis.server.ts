@@ -23,6 +23,21 @@ export function createRedis(purpose: "queue" | "command" = "command"): Redis {
   return client;
 }
 
+/**
+ * A Lua script as a command of `client` (ioredis defineCommand: EVALSHA, EVAL on NOSCRIPT), defined
+ * once per client: one round trip and one atomic step however many writes the script makes.
+ */
+export function luaCommand<F extends (...args: never[]) => Promise<unknown>>(name: string, numberOfKeys: number, lua: string) {
+  const defined = new WeakSet<Redis>();
+  return (client: Redis): F => {
+    if (!defined.has(client)) {
+      client.defineCommand(name, { numberOfKeys, lua });
+      defined.add(client);
+    }
+    return (client as unknown as Record<string, F>)[name].bind(client) as F;
+  };
+}
+
 let shared: Redis | undefined;
 
 /** The process-wide command connection (rate limits, health checks). */

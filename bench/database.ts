@@ -6,5 +6,8 @@ import { ensureDatabase } from "../scripts/services";
 export async function prepareBenchDatabase(url: string): Promise<void> {
   await ensureDatabase(url);
   console.log(`migrating ${new URL(url).pathname.slice(1)} ...`);
-  execFileSync("npx", ["prisma", "migrate", "deploy"], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: "1" } });
+  execFileSync("npx", ["prisma", "migrate", "deploy"], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: "1" },
+  });
 }

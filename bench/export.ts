@@ -50,7 +50,7 @@ async function seed(db: pg.Client): Promise<void> {
     await db.query(
       `INSERT INTO contracts (id, shop_id, contract_gid, status, next_billing_at, selling_plan_gid, selling_plan_group_gid,
         customer_gid, currency_code, charge_amount_cents, monthly_amount_cents, billing_interval, billing_interval_count,
-        product_title, frequency_label, order_name, created_by_service, revision, created_at, updated_at, mirrored_at)
+        product_title, frequency_label, order_name, created_by_service, revision, created_at, updated_at, ended_at, mirrored_at)
       SELECT 'bx' || lpad(n::text, 8, '0'), $1, 'gid://shopify/SubscriptionContract/' || (5000000 + n),
         (CASE WHEN n % 10 < 6 THEN 'ACTIVE' WHEN n % 10 < 8 THEN 'PAUSED' WHEN n % 10 = 8 THEN 'CANCELLED' ELSE 'EXPIRED' END)::"ContractStatus",
         now() + ((n % 30) || ' days')::interval,
@@ -58,7 +58,8 @@ async function seed(db: pg.Client): Promise<void> {
         'gid://shopify/Customer/' || (n % 300000), 'USD', 1500 + n % 4000,
         CASE WHEN n % 50 = 0 THEN NULL ELSE 1500 + n % 4000 END, 'MONTH', 1,
         CASE WHEN n % 7 = 0 THEN 'Café "Crème" beans, 1kg' ELSE 'Coffee beans' END, 'Every month', '#' || n, true, 1,
-        now() - (n || ' seconds')::interval, now() - (n || ' seconds')::interval, now()
+        now() - (n || ' seconds')::interval, now() - (n || ' seconds')::interval,
+        CASE WHEN n % 10 >= 8 THEN now() - (n || ' seconds')::interval END, now()
       FROM generate_series($2::int, $3::int) n`,
       [SHOP, start, Math.min(start + 100_000, ROWS) - 1],
     );
@@ -67,7 +68,7 @@ async function seed(db: pg.Client): Promise<void> {
   await db.query("SET session_replication_role = DEFAULT");
   await db.query(
     `INSERT INTO contract_cohorts (shop_id, cohort_month, ended_month, count)
-     SELECT shop_id, contract_month(created_at), contract_ended_month(status, updated_at), count(*)::int
+     SELECT shop_id, contract_month(created_at), contract_ended_month(ended_at), count(*)::int
      FROM contracts WHERE shop_id = $1 AND created_by_service GROUP BY 1, 2, 3`,
     [SHOP],
   );
@@ -93,11 +94,17 @@ async function main() {
   const inlined = sql.text.replace(/\$(\d+)/g, (_, i) => `'${String(sql.values[Number(i) - 1]).replace(/'/g, "''")}'`);
   const copyFile = path.join(process.env.EXPORTS_DIR!, "copy.csv");
   const t0 = process.hrtime.bigint();
-  const copy = spawnSync("sh", ["-c", `psql "${process.env.DATABASE_URL}" -X -q -c "COPY (${inlined.replace(/"/g, '\\"')}) TO STDOUT WITH CSV" > "${copyFile}"`], { stdio: ["ignore", "ignore", "inherit"] });
+  const copy = spawnSync(
+    "sh",
+    ["-c", `psql "${process.env.DATABASE_URL}" -X -q -c "COPY (${inlined.replace(/"/g, '\\"')}) TO STDOUT WITH CSV" > "${copyFile}"`],
+    { stdio: ["ignore", "ignore", "inherit"] },
+  );
   const copyMs = Number(process.hrtime.bigint() - t0) / 1e6;
   if (copy.status !== 0) throw new Error("psql COPY failed");
   const copyLines = readFileSync(copyFile, "utf8").split("\n").length - 1;
-  console.log(`\nCOPY ... TO STDOUT WITH CSV via psql: ${fmt(copyLines)} rows, ${(copyMs / 1000).toFixed(2)} s, ${fmt(copyLines / (copyMs / 1000))} rows/s, ${(statSync(copyFile).size / 1e6).toFixed(1)} MB`);
+  console.log(
+    `\nCOPY ... TO STDOUT WITH CSV via psql: ${fmt(copyLines)} rows, ${(copyMs / 1000).toFixed(2)} s, ${fmt(copyLines / (copyMs / 1000))} rows/s, ${(statSync(copyFile).size / 1e6).toFixed(1)} MB`,
+  );
   rmSync(copyFile, { force: true });
 
   for (const format of ["csv", "jsonl"] as const) {

@@ -7,13 +7,19 @@
 //           key auth (one Postgres round trip), plan gate, EVALSHA token bucket, routing, scope
 //           check, JSON. The bench bucket is the production Lua script with a capacity large
 //           enough never to refuse (so every request is a full admitted path, none short-circuits).
-// Needs Postgres (DATABASE_URL, migrated) and Redis (REDIS_URL); local defaults apply.
+// Needs PostgreSQL and Redis (REDIS_URL); local defaults apply. Its database,
+// subscriptions_bench_kernel (BENCH_DB), is created and migrated when missing (bench/database.ts),
+// so the bench works right after `npm ci` and never touches the dev or test databases.
 import { fork, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { applyLocalDefaults } from "../scripts/local-env";
+import { prepareBenchDatabase } from "./database";
 
+const BENCH_DB = process.env.BENCH_DB ?? "subscriptions_bench_kernel";
+const PG_BASE = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";
+process.env.DATABASE_URL = `${PG_BASE}/${BENCH_DB}`;
 applyLocalDefaults(process.env);
 process.env.LOG_LEVEL ??= "warn";
 
@@ -161,7 +167,17 @@ async function drive(name: string, port: number, path: string, headers: Record<s
     const elapsed = (performance.now() - t0) / 1000;
     latencies.sort((a, b) => a - b);
     const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN;
-    return { name, sent, ok: counters.ok, errors: counters.errors, rps: counters.ok / elapsed, p50: q(0.5), p90: q(0.9), p99: q(0.99), max: latencies[latencies.length - 1] ?? NaN };
+    return {
+      name,
+      sent,
+      ok: counters.ok,
+      errors: counters.errors,
+      rps: counters.ok / elapsed,
+      p50: q(0.5),
+      p90: q(0.9),
+      p99: q(0.99),
+      max: latencies[latencies.length - 1] ?? NaN,
+    };
   };
 
   await run(WARMUP_SECONDS, false);
@@ -171,6 +187,7 @@ async function drive(name: string, port: number, path: string, headers: Record<s
 }
 
 async function main() {
+  await prepareBenchDatabase(process.env.DATABASE_URL!);
   const { token, cleanup } = await setupPrincipal();
   const bare = await start("bare");
   const kernel = await start("kernel");
@@ -185,7 +202,9 @@ async function main() {
     console.log(fmt(b));
     console.log(fmt(k));
     const diff = k.p99 - b.p99;
-    console.log(`p99 overhead: ${diff.toFixed(2)} ms (kernel/bare p99 ratio ${(k.p99 / b.p99).toFixed(2)}x; rps ratio ${(k.rps / b.rps).toFixed(3)}) — target < 2 ms: ${diff < 2 ? "PASS" : "MISS"}`);
+    console.log(
+      `p99 overhead: ${diff.toFixed(2)} ms (kernel/bare p99 ratio ${(k.p99 / b.p99).toFixed(2)}x; rps ratio ${(k.rps / b.rps).toFixed(3)}) — target < 2 ms: ${diff < 2 ? "PASS" : "MISS"}`,
+    );
     if (k.errors) console.log("note: kernel answered non-200s; check DATABASE_URL/REDIS_URL");
   } finally {
     bare.proc.kill();

@@ -12,6 +12,7 @@ const { prisma } = await import("../app/db.server");
 const { SimulatorControl } = await import("../simulator/control-client");
 const { recordInstallation, setAppPlan } = await import("../app/domain/shop-lifecycle.server");
 const { reconcileShop } = await import("../app/domain/mirror.server");
+const { parseDecimalToMinor } = await import("../app/domain/money.server");
 const { syncStorefrontMetafields } = await import("../app/domain/storefront-sync.server");
 
 type Sim = InstanceType<typeof SimulatorControl>;
@@ -32,20 +33,53 @@ type ShopSpec = {
 };
 
 export const DEMO_SHOPS: ShopSpec[] = [
-  { domain: "demo-shop.myshopify.com", plan: "PRO", currencyCode: "USD", contracts: 640, otherAppContracts: 30, plans: PLANS.map((p) => p.key), seed: 1, rich: true },
-  { domain: "other-shop.myshopify.com", plan: "PRO", currencyCode: "CAD", contracts: 140, otherAppContracts: 5, plans: ["weekly", "monthly", "teaclub"], seed: 2, rich: false },
-  { domain: "free-shop.myshopify.com", plan: "FREE", currencyCode: "USD", contracts: 45, otherAppContracts: 0, plans: ["monthly", "fortnightly"], seed: 3, rich: false },
+  {
+    domain: "demo-shop.myshopify.com",
+    plan: "PRO",
+    currencyCode: "USD",
+    contracts: 640,
+    otherAppContracts: 30,
+    plans: PLANS.map((p) => p.key),
+    seed: 1,
+    rich: true,
+  },
+  {
+    domain: "other-shop.myshopify.com",
+    plan: "PRO",
+    currencyCode: "CAD",
+    contracts: 140,
+    otherAppContracts: 5,
+    plans: ["weekly", "monthly", "teaclub"],
+    seed: 2,
+    rich: false,
+  },
+  {
+    domain: "free-shop.myshopify.com",
+    plan: "FREE",
+    currencyCode: "USD",
+    contracts: 45,
+    otherAppContracts: 0,
+    plans: ["monthly", "fortnightly"],
+    seed: 3,
+    rich: false,
+  },
 ];
 
 const DAY = 86_400_000;
 const NOW = new Date();
-const STATUSES = [["ACTIVE", 58], ["PAUSED", 14], ["CANCELLED", 20], ["EXPIRED", 4], ["FAILED", 4]] as const;
+const STATUSES = [
+  ["ACTIVE", 58],
+  ["PAUSED", 14],
+  ["CANCELLED", 20],
+  ["EXPIRED", 4],
+  ["FAILED", 4],
+] as const;
 
 function billingPolicy(plan: DemoPlan) {
   const s = plan.schedule;
   if (s.mode === "ROLLING") return { interval: plan.interval, intervalCount: plan.intervalCount, anchors: [] };
   if (s.anchorMonths.length === 0) return { interval: "MONTH", intervalCount: plan.intervalCount, anchors: [{ day: s.anchorDay, type: "MONTHDAY" }] };
-  // Sent to the platform as one year with one anchor per listed month (spec 1, Plan).
+  // Sent to the platform as one year with one anchor per listed month (/docs#tag/Admin-API:-Plans).
   return { interval: "YEAR", intervalCount: 1, anchors: s.anchorMonths.map((month) => ({ day: s.anchorDay, month, type: "YEARDAY" })) };
 }
 
@@ -71,7 +105,9 @@ function scheduleLabel(plan: DemoPlan): string | null {
   const s = plan.schedule;
   if (s.mode === "ROLLING") return null;
   const monthNames = s.anchorMonths.map((m) => new Date(Date.UTC(2000, m - 1, 1)).toLocaleString("en", { month: "long", timeZone: "UTC" }));
-  const when = monthNames.length ? `on the ${s.anchorDay}${ordinal(s.anchorDay)} of ${monthNames.join(", ")}` : `on the ${s.anchorDay}${ordinal(s.anchorDay)} of every month`;
+  const when = monthNames.length
+    ? `on the ${s.anchorDay}${ordinal(s.anchorDay)} of ${monthNames.join(", ")}`
+    : `on the ${s.anchorDay}${ordinal(s.anchorDay)} of every month`;
   return `Charged ${when}; orders placed less than ${s.cutoffDays} days before join the following shipment.`;
 }
 const ordinal = (n: number) => (n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th");
@@ -95,14 +131,20 @@ async function seedSimulator(sim: Sim, spec: ShopSpec) {
   for (const plan of plans) {
     const variantIds = plan.products.flatMap((k) => products.get(k)!.variants.map((v) => v.id));
     const name = plan.kind === "mix_match" ? `${plan.name}` : plan.name;
-    groups.set(plan.key, await sim.call<SimGroup>("POST", `${path}/selling-plan-groups`, {
-      name,
-      plans: [{ name: `${cadenceLabel(plan)}, ${plan.discountPercent}% off`, interval: plan.interval, intervalCount: plan.intervalCount }],
-      variantIds,
-    }));
+    groups.set(
+      plan.key,
+      await sim.call<SimGroup>("POST", `${path}/selling-plan-groups`, {
+        name,
+        plans: [{ name: `${cadenceLabel(plan)}, ${plan.discountPercent}% off`, interval: plan.interval, intervalCount: plan.intervalCount }],
+        variantIds,
+      }),
+    );
   }
   const foreign = await sim.call<SimGroup>("POST", `${path}/selling-plan-groups`, {
-    name: "Subscribe & Save (another app)", app: "other", plans: [{ name: "Monthly", interval: "MONTH", intervalCount: 1 }], variantIds: products.get("espresso")!.variants.map((v) => v.id),
+    name: "Subscribe & Save (another app)",
+    app: "other",
+    plans: [{ name: "Monthly", interval: "MONTH", intervalCount: 1 }],
+    variantIds: products.get("espresso")!.variants.map((v) => v.id),
   });
 
   const customerCount = Math.ceil(spec.contracts * 0.6);
@@ -111,18 +153,34 @@ async function seedSimulator(sim: Sim, spec: ShopSpec) {
     const first = r.pick(FIRST_NAMES);
     const last = r.pick(LAST_NAMES);
     const place = r.pick(CITIES);
-    const method = r.weighted([["card", 84], ["paypal", 9], ["none", 7]] as const);
+    const method = r.weighted([
+      ["card", 84],
+      ["paypal", 9],
+      ["none", 7],
+    ] as const);
     const expiryYear = NOW.getUTCFullYear() + r.int(0, 4);
     const c = await sim.call<{ id: string }>("POST", `${path}/customers`, {
       firstName: first,
       lastName: last,
-      email: `${first}.${last}${i}@example.com`.toLowerCase().normalize("NFD").replace(/[^\p{ASCII}]/gu, "").replace(/'/g, ""),
+      email: `${first}.${last}${i}@example.com`
+        .toLowerCase()
+        .normalize("NFD")
+        .replace(/[^\p{ASCII}]/gu, "")
+        .replace(/'/g, ""),
       phone: `+1555${String(1000000 + i).slice(-7)}`,
       address: { address1: `${r.int(1, 999)} ${r.pick(STREETS)}`, ...place },
       paymentMethod:
-        method === "none" ? null
-        : method === "paypal" ? { kind: "paypal", paypalEmail: `${first}.${last}.pay@example.com`.toLowerCase().replace(/[^\w.@-]/g, "") }
-        : { kind: "credit_card", brand: r.pick(["visa", "mastercard", "american_express"]), last4: String(r.int(1000, 9999)), expiryMonth: r.int(1, 12), expiryYear },
+        method === "none"
+          ? null
+          : method === "paypal"
+            ? { kind: "paypal", paypalEmail: `${first}.${last}.pay@example.com`.toLowerCase().replace(/[^\w.@-]/g, "") }
+            : {
+                kind: "credit_card",
+                brand: r.pick(["visa", "mastercard", "american_express"]),
+                last4: String(r.int(1000, 9999)),
+                expiryMonth: r.int(1, 12),
+                expiryYear,
+              },
     });
     customers.push(c.id);
   }
@@ -136,18 +194,37 @@ async function seedSimulator(sim: Sim, spec: ShopSpec) {
     const ageDays = Math.floor(Math.pow(r.next(), 1.6) * 900);
     const createdAt = new Date(NOW.getTime() - ageDays * DAY - r.int(0, DAY - 1));
     const status = plan.archived ? r.pick(["ACTIVE", "CANCELLED", "CANCELLED"] as const) : r.weighted(STATUSES);
-    const ended = status === "CANCELLED" || status === "EXPIRED";
-    const next = ended ? new Date(createdAt.getTime() + r.int(20, Math.max(21, ageDays)) * DAY) : nextCharge(plan, NOW, r);
+    // An ended contract ended some time between its signup and now, spread over the shop's
+    // history (the platform's updatedAt of that change; the mirror keeps it as ended_at), so the
+    // demo shows real churn and cohorts that thin out over time (docs/decisions/041).
+    const ended = status === "CANCELLED" || status === "EXPIRED" || status === "FAILED";
+    const endedAt = ended
+      ? new Date(Math.min(NOW.getTime() - 60_000, createdAt.getTime() + (NOW.getTime() - createdAt.getTime()) * (0.1 + 0.9 * r.next())))
+      : null;
+    // One active contract in forty is due now, so the billing engine has renewals to charge
+    // (`npm run cli -- billing run --shop demo-shop.myshopify.com`; docs/decisions/080).
+    // (The planned date is drawn either way, so the random sequence of every other field stays the same.)
+    const planned = endedAt ? new Date(endedAt.getTime() + r.int(1, 28) * DAY) : nextCharge(plan, NOW, r);
+    const next = status === "ACTIVE" && i % 40 === 0 ? new Date(NOW.getTime() - 3600_000) : planned;
     const lineCount = plan.kind === "regular" && r.next() < 0.25 ? 2 : 1;
     const lines = Array.from({ length: lineCount }, () => {
       const product = products.get(r.pick(plan.products))!;
-      return { variantId: r.pick(product.variants).id, quantity: r.weighted([[1, 70], [2, 22], [3, 8]] as const), sellingPlanId: group.sellingPlans[0].id };
+      return {
+        variantId: r.pick(product.variants).id,
+        quantity: r.weighted([
+          [1, 70],
+          [2, 22],
+          [3, 8],
+        ] as const),
+        sellingPlanId: group.sellingPlans[0].id,
+      };
     });
     const customerId = customers[i % customers.length];
     contracts.push({
       customerId,
       status,
       createdAt: createdAt.toISOString(),
+      ...(endedAt ? { updatedAt: endedAt.toISOString() } : {}),
       nextBillingDate: next.toISOString(),
       originOrderName: `#${1001 + i}`,
       billingPolicy: billingPolicy(plan),
@@ -179,7 +256,10 @@ async function seedPlans(shopId: string, spec: ShopSpec, groups: SimGroup[]) {
       cadenceLabel: cadenceLabel(plan),
       interval: anchored ? "MONTH" : plan.interval,
       intervalCount: plan.intervalCount,
-      billingLabel: plan.interval === "WEEK" ? `Billed every ${plan.intervalCount === 1 ? "week" : `${plan.intervalCount} weeks`}` : `Billed every ${plan.intervalCount === 1 ? "month" : `${plan.intervalCount} months`}`,
+      billingLabel:
+        plan.interval === "WEEK"
+          ? `Billed every ${plan.intervalCount === 1 ? "week" : `${plan.intervalCount} weeks`}`
+          : `Billed every ${plan.intervalCount === 1 ? "month" : `${plan.intervalCount} months`}`,
       discountLabel: plan.discountPercent ? `${plan.discountPercent}% off every order` : "No discount",
       giftable: plan.giftable,
       scheduleMode: anchored ? ("ANCHORED" as const) : ("ROLLING" as const),
@@ -206,7 +286,8 @@ async function seedPlans(shopId: string, spec: ShopSpec, groups: SimGroup[]) {
 async function seedAppRecords(shopId: string, spec: ShopSpec, products: SimProduct[]) {
   const r = rng(spec.seed * 97);
   const variants = products.flatMap((p) => p.variants.map((v) => ({ ...v, productTitle: p.title, imageUrl: v.imageUrl ?? p.imageUrl })));
-  const cents = (price: string) => Math.round(Number(price) * 100);
+  // Catalogue prices in the shop's currency, to minor units by the app's one conversion.
+  const cents = (price: string) => parseDecimalToMinor(price, spec.currencyCode);
   const groupByKey = async (key: string) => {
     const plan = PLANS.find((p) => p.key === key)!;
     return prisma.sellingPlanGroup.findFirstOrThrow({ where: { shopId, name: plan.name } });
@@ -221,7 +302,16 @@ async function seedAppRecords(shopId: string, spec: ShopSpec, products: SimProdu
   for (const b of bundles) {
     const group = await groupByKey(b.key);
     const bundle = await prisma.bundle.create({
-      data: { shopId, groupId: group.id, title: b.title, kind: b.kind, selectionCutoffDays: b.cutoff, boxSizeMin: b.min, boxSizeMax: b.max, createdAt: monthsBack(b.periods * b.every + 1) },
+      data: {
+        shopId,
+        groupId: group.id,
+        title: b.title,
+        kind: b.kind,
+        selectionCutoffDays: b.cutoff,
+        boxSizeMin: b.min,
+        boxSizeMax: b.max,
+        createdAt: monthsBack(b.periods * b.every + 1),
+      },
     });
     // Periods from oldest to next month; next month's menu is not yet published.
     for (let i = b.periods - 1; i >= -1; i--) {
@@ -236,8 +326,13 @@ async function seedAppRecords(shopId: string, spec: ShopSpec, products: SimProdu
           publishedAt: published ? new Date(start.getTime() - 10 * DAY) : null,
           items: {
             create: picks.map((v, position) => ({
-              variantGid: v.id, productTitle: v.productTitle, variantTitle: v.title, imageUrl: v.imageUrl, priceCents: cents(v.price),
-              quantity: b.kind === "CURATED" ? r.int(1, 2) : null, position,
+              variantGid: v.id,
+              productTitle: v.productTitle,
+              variantTitle: v.title,
+              imageUrl: v.imageUrl,
+              priceCents: cents(v.price),
+              quantity: b.kind === "CURATED" ? r.int(1, 2) : null,
+              position,
             })),
           },
         },
@@ -248,47 +343,123 @@ async function seedAppRecords(shopId: string, spec: ShopSpec, products: SimProdu
   // Mix & Match.
   const mixes = [
     // Entries are variants the plan's group is sold on: a cart line outside it would be refused.
-    { key: "trio", title: "Coffee Trio", cartGroupId: "mm-coffee-trio", min: 3, max: 3, categories: [["Fruity & floral", ["yirgacheffe", "kenya"]], ["Chocolatey", ["huila"]]] },
-    { key: "teasampler", title: "Tea Sampler", cartGroupId: "mm-tea-sampler", min: 2, max: 4, categories: [["Black teas", ["darjeeling"]], ["Green & herbal", ["sencha", "rooibos"]]] },
+    {
+      key: "trio",
+      title: "Coffee Trio",
+      cartGroupId: "mm-coffee-trio",
+      min: 3,
+      max: 3,
+      categories: [
+        ["Fruity & floral", ["yirgacheffe", "kenya"]],
+        ["Chocolatey", ["huila"]],
+      ],
+    },
+    {
+      key: "teasampler",
+      title: "Tea Sampler",
+      cartGroupId: "mm-tea-sampler",
+      min: 2,
+      max: 4,
+      categories: [
+        ["Black teas", ["darjeeling"]],
+        ["Green & herbal", ["sencha", "rooibos"]],
+      ],
+    },
   ] as const;
   for (const m of mixes) {
     const group = await groupByKey(m.key);
     const entries = m.categories.map(([title, keys], position) => ({
       title,
       position,
-      variants: keys.flatMap((k) => products.find((p) => p.title === PRODUCTS.find((x) => x.key === k)!.title)!.variants.map((v) => ({ ...v, productTitle: PRODUCTS.find((x) => x.key === k)!.title }))),
+      variants: keys.flatMap((k) =>
+        products
+          .find((p) => p.title === PRODUCTS.find((x) => x.key === k)!.title)!
+          .variants.map((v) => ({ ...v, productTitle: PRODUCTS.find((x) => x.key === k)!.title })),
+      ),
     }));
-    const cheapest = entries.flatMap((e) => e.variants).map((v) => cents(v.price)).sort((a, b) => a - b);
+    const cheapest = entries
+      .flatMap((e) => e.variants)
+      .map((v) => cents(v.price))
+      .sort((a, b) => a - b);
     await prisma.mixMatchPlan.create({
       data: {
-        shopId, groupId: group.id, title: m.title, cartGroupId: m.cartGroupId, minItems: m.min, maxItems: m.max,
+        shopId,
+        groupId: group.id,
+        title: m.title,
+        cartGroupId: m.cartGroupId,
+        minItems: m.min,
+        maxItems: m.max,
         priceCents: cheapest.slice(0, m.min).reduce((s, c) => s + c, 0),
         categories: {
           create: entries.map((e) => ({
-            title: e.title, position: e.position,
-            entries: { create: e.variants.map((v, position) => ({ variantGid: v.id, productTitle: v.productTitle, variantTitle: v.title, imageUrl: v.imageUrl, priceCents: cents(v.price), position })) },
+            title: e.title,
+            position: e.position,
+            entries: {
+              create: e.variants.map((v, position) => ({
+                variantGid: v.id,
+                productTitle: v.productTitle,
+                variantTitle: v.title,
+                imageUrl: v.imageUrl,
+                priceCents: cents(v.price),
+                position,
+              })),
+            },
           })),
         },
       },
     });
   }
 
-  const contracts = await prisma.contract.findMany({ where: { shopId }, orderBy: { createdAt: "asc" }, select: { id: true, contractGid: true, customerGid: true, status: true, sellingPlanGroupGid: true, chargeAmountCents: true, currencyCode: true, createdAt: true, updatedAt: true } });
+  const contracts = await prisma.contract.findMany({
+    where: { shopId },
+    orderBy: { createdAt: "asc" },
+    select: {
+      id: true,
+      contractGid: true,
+      customerGid: true,
+      status: true,
+      sellingPlanGroupGid: true,
+      chargeAmountCents: true,
+      currencyCode: true,
+      createdAt: true,
+      updatedAt: true,
+      endedAt: true,
+    },
+  });
+  // Nothing the app records happened in the future: every date below is clamped to the past.
+  const past = (d: Date) => (d.getTime() > NOW.getTime() - 60_000 ? new Date(NOW.getTime() - 60_000) : d);
 
   // Gifts on giftable plans, both kinds, every status.
   const giftable = new Set((await prisma.sellingPlanGroup.findMany({ where: { shopId, giftable: true }, select: { groupGid: true } })).map((g) => g.groupGid));
-  const giftContracts = contracts.filter((c) => c.sellingPlanGroupGid && giftable.has(c.sellingPlanGroupGid)).slice(0, 40);
+  // Gifts sent at least two weeks ago, so sends and claims are behind us.
+  const giftContracts = contracts
+    .filter((c) => c.sellingPlanGroupGid && giftable.has(c.sellingPlanGroupGid) && c.createdAt.getTime() < NOW.getTime() - 14 * DAY)
+    .slice(0, 40);
   await prisma.gift.createMany({
     data: giftContracts.map((c, i) => {
       const kind = i % 3 === 0 ? ("RECURRING" as const) : ("PREPAID" as const);
-      const status = c.status === "EXPIRED" ? "ENDED" : r.weighted([["CLAIMED", 55], ["SENT", 18], ["PENDING", 12], ["EXPIRED", 8], ["ENDED", 7]] as const);
+      const status =
+        c.status === "EXPIRED"
+          ? "ENDED"
+          : r.weighted([
+              ["CLAIMED", 55],
+              ["SENT", 18],
+              ["PENDING", 12],
+              ["EXPIRED", 8],
+              ["ENDED", 7],
+            ] as const);
       const gifter = `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`;
       const recipient = `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`;
       const sentAt = new Date(c.createdAt.getTime() + DAY);
       return {
-        shopId, contractId: c.id, kind, status,
-        gifterName: gifter, gifterEmail: `${gifter.split(" ")[0].toLowerCase()}.gifts${i}@example.com`,
-        recipientName: recipient, recipientEmail: `${recipient.split(" ")[0].toLowerCase()}.recipient${i}@example.com`,
+        shopId,
+        contractId: c.id,
+        kind,
+        status,
+        gifterName: gifter,
+        gifterEmail: `${gifter.split(" ")[0].toLowerCase()}.gifts${i}@example.com`,
+        recipientName: recipient,
+        recipientEmail: `${recipient.split(" ")[0].toLowerCase()}.recipient${i}@example.com`,
         message: r.pick(GIFT_MESSAGES),
         claimTokenHash: createHash("sha256").update(randomBytes(24)).digest("hex"),
         prepaidCharges: kind === "PREPAID" ? r.pick([3, 6, 12]) : null,
@@ -303,21 +474,57 @@ async function seedAppRecords(shopId: string, spec: ShopSpec, products: SimProdu
   });
 
   // Win-back: an active campaign with a ledger of sends, some recovered; an ended one.
-  const cancelled = contracts.filter((c) => c.status === "CANCELLED");
+  const cancelled = contracts.filter((c) => c.status === "CANCELLED" && c.endedAt);
   const campaigns = [
-    { name: "We miss you — 20% off your next box", status: "active", offerLabel: "20% off the next order", discountPercent: 20, delayDays: 14, sends: cancelled.slice(0, 80), createdAt: monthsBack(10) },
-    { name: "Spring comeback: free biscotti", status: "ended", offerLabel: "Free biscotti with the next box", discountPercent: null, delayDays: 30, sends: cancelled.slice(80, 110), createdAt: monthsBack(20) },
+    {
+      name: "We miss you — 20% off your next box",
+      status: "active",
+      offerLabel: "20% off the next order",
+      discountPercent: 20,
+      delayDays: 14,
+      sends: cancelled.slice(0, 80),
+      createdAt: monthsBack(10),
+    },
+    {
+      name: "Spring comeback: free biscotti",
+      status: "ended",
+      offerLabel: "Free biscotti with the next box",
+      discountPercent: null,
+      delayDays: 30,
+      sends: cancelled.slice(80, 110),
+      createdAt: monthsBack(20),
+    },
   ];
   for (const c of campaigns) {
-    const campaign = await prisma.winbackCampaign.create({ data: { shopId, name: c.name, status: c.status, offerLabel: c.offerLabel, discountPercent: c.discountPercent, delayDays: c.delayDays, createdAt: c.createdAt } });
+    const campaign = await prisma.winbackCampaign.create({
+      data: {
+        shopId,
+        name: c.name,
+        status: c.status,
+        offerLabel: c.offerLabel,
+        discountPercent: c.discountPercent,
+        delayDays: c.delayDays,
+        createdAt: c.createdAt,
+      },
+    });
     await prisma.winbackSend.createMany({
-      data: c.sends.map((k) => {
-        const sentAt = new Date(Math.max(k.updatedAt.getTime(), c.createdAt.getTime()) + c.delayDays * DAY);
-        const reactivated = r.next() < 0.22;
+      // A send goes out delayDays after the cancellation; those still ahead are not sent yet.
+      data: c.sends.flatMap((k) => {
+        const sentAt = new Date(Math.max(k.endedAt!.getTime(), c.createdAt.getTime()) + c.delayDays * DAY);
+        if (sentAt > NOW) return [];
+        const reactivatedAt = new Date(sentAt.getTime() + r.int(1, 12) * DAY);
+        const reactivated = r.next() < 0.22 && reactivatedAt <= NOW;
         return {
-          shopId, campaignId: campaign.id, contractGid: k.contractGid, customerGid: k.customerGid, sentAt,
-          reactivated, reactivatedAt: reactivated ? new Date(sentAt.getTime() + r.int(1, 12) * DAY) : null,
-          recoveredAmountCents: reactivated ? (k.chargeAmountCents ?? 0) : 0, currencyCode: k.currencyCode, createdAt: sentAt,
+          shopId,
+          campaignId: campaign.id,
+          contractGid: k.contractGid,
+          customerGid: k.customerGid,
+          sentAt,
+          reactivated,
+          reactivatedAt: reactivated ? reactivatedAt : null,
+          recoveredAmountCents: reactivated ? (k.chargeAmountCents ?? 0) : 0,
+          currencyCode: k.currencyCode,
+          createdAt: sentAt,
         };
       }),
     });
@@ -325,41 +532,79 @@ async function seedAppRecords(shopId: string, spec: ShopSpec, products: SimProdu
 
   // Notification log: the e-mails the app sent (no names, no addresses).
   const log = [];
+  // Sent over the last 180 days, while the contract was live (never after it ended, never
+  // in the future), delivered a minute later.
   for (let i = 0; i < 900; i++) {
     const c = contracts[r.int(0, contracts.length - 1)];
     const n = r.pick(NOTIFICATION_EVENTS);
-    const createdAt = new Date(Math.max(c.createdAt.getTime(), NOW.getTime() - 180 * DAY) + r.int(0, 170) * DAY);
-    const status = r.weighted([["delivered", 82], ["sent", 8], ["bounced", 4], ["failed", 3], ["queued", 3]] as const);
-    log.push({ shopId, customerGid: c.customerGid, contractGid: c.contractGid, event: n.event, category: n.category, status, title: n.title, deliveredAt: status === "delivered" ? new Date(createdAt.getTime() + 60_000) : null, createdAt: createdAt > NOW ? NOW : createdAt });
+    const from = Math.max(c.createdAt.getTime(), NOW.getTime() - 180 * DAY);
+    const until = Math.min(c.endedAt?.getTime() ?? NOW.getTime(), NOW.getTime()) - 2 * 60_000;
+    const createdAt = new Date(until <= from ? until : from + r.next() * (until - from));
+    const status = r.weighted([
+      ["delivered", 82],
+      ["sent", 8],
+      ["bounced", 4],
+      ["failed", 3],
+      ["queued", 3],
+    ] as const);
+    log.push({
+      shopId,
+      customerGid: c.customerGid,
+      contractGid: c.contractGid,
+      event: n.event,
+      category: n.category,
+      status,
+      title: n.title,
+      deliveredAt: status === "delivered" ? new Date(createdAt.getTime() + 60_000) : null,
+      createdAt,
+    });
   }
   await prisma.notificationLogEntry.createMany({ data: log });
 
   // Portal: preferences, cancellation reasons and save-flow events, portal config.
   const customers = [...new Set(contracts.map((c) => c.customerGid))];
   await prisma.notificationPreference.createMany({
-    data: customers.slice(0, 45).map((customerGid) => ({ shopId, customerGid, values: { reminders: r.next() < 0.8, orders: true, box: r.next() < 0.7, winback: r.next() < 0.4 } })),
+    data: customers
+      .slice(0, 45)
+      .map((customerGid) => ({ shopId, customerGid, values: { reminders: r.next() < 0.8, orders: true, box: r.next() < 0.7, winback: r.next() < 0.4 } })),
     skipDuplicates: true,
   });
-  await prisma.cancelReason.createMany({ data: cancelled.slice(0, 60).map((c) => ({ shopId, contractGid: c.contractGid, customerGid: c.customerGid, reason: r.pick(CANCEL_REASONS), createdAt: c.updatedAt })) });
+  await prisma.cancelReason.createMany({
+    data: cancelled
+      .slice(0, 60)
+      .map((c) => ({ shopId, contractGid: c.contractGid, customerGid: c.customerGid, reason: r.pick(CANCEL_REASONS), createdAt: c.endedAt! })),
+  });
   await prisma.saveEvent.createMany({
     data: contracts.slice(0, 120).flatMap((c) => {
       const offerType = r.pick(["pause", "skip", "discount"] as const);
       const accepted = c.status !== "CANCELLED" && r.next() < 0.4;
-      const base = { shopId, contractGid: c.contractGid, customerGid: c.customerGid, offerType, createdAt: c.updatedAt };
+      const base = { shopId, contractGid: c.contractGid, customerGid: c.customerGid, offerType, createdAt: past(c.endedAt ?? c.updatedAt) };
       return accepted
-        ? [{ ...base, eventType: "shown", preservedRevenueCents: 0 }, { ...base, eventType: "accepted", preservedRevenueCents: c.chargeAmountCents ?? 0 }]
+        ? [
+            { ...base, eventType: "shown", preservedRevenueCents: 0 },
+            { ...base, eventType: "accepted", preservedRevenueCents: c.chargeAmountCents ?? 0 },
+          ]
         : [{ ...base, eventType: "shown", preservedRevenueCents: 0 }];
     }),
   });
   await prisma.portalConfig.upsert({
     where: { shopId },
-    create: { shopId, rescheduleMaxMonths: 3, cancelReasons: CANCEL_REASONS, hiddenActions: ["edit_address"], allowedOrigins: ["https://shop.northwind-coffee.example"] },
+    create: {
+      shopId,
+      rescheduleMaxMonths: 3,
+      cancelReasons: CANCEL_REASONS,
+      hiddenActions: ["edit_address"],
+      allowedOrigins: ["https://shop.northwind-coffee.example"],
+    },
     update: {},
   });
 
   // Legacy contracts imported before monthly amounts existed: never backfilled, so analytics
   // must report them in contracts_missing_amount instead of inventing a figure.
-  const legacy = contracts.filter((c) => c.status === "ACTIVE").slice(0, 35).map((c) => c.id);
+  const legacy = contracts
+    .filter((c) => c.status === "ACTIVE")
+    .slice(0, 35)
+    .map((c) => c.id);
   await prisma.contract.updateMany({ where: { id: { in: legacy } }, data: { monthlyAmountCents: null } });
 }
 
@@ -414,6 +659,8 @@ export async function seedDemo(): Promise<void> {
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\//, ""))) {
   try {
+    const { assertDatabaseReady } = await import("../scripts/services");
+    if (process.env.NODE_ENV !== "production") await assertDatabaseReady(env().DATABASE_URL);
     await seedDemo();
     await prisma.$disconnect();
     process.exit(0);

@@ -4,10 +4,26 @@
 // a minute), and never takes the others down: a worker crash costs no API request. Ctrl-C or
 // SIGTERM stops them all together (SIGTERM, then SIGKILL after 30 s) and exits 0.
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import { applyLocalDefaults } from "./local-env";
+import { assertDatabaseReady } from "./services";
 
 applyLocalDefaults();
 const dev = process.argv.includes("--dev");
+// `npm start` serves the build, and every child needs a migrated database: without them the
+// children would crash and be restarted forever, so say what to run instead.
+if (!dev && !existsSync("build/index.js")) {
+  console.error("[run-all] No Remix build at build/index.js: run `npm run build` first (`npm run demo` does).");
+  process.exit(1);
+}
+if (process.env.NODE_ENV !== "production") {
+  try {
+    await assertDatabaseReady(process.env.DATABASE_URL!);
+  } catch (err) {
+    console.error(`[run-all] ${(err as Error).message}`);
+    process.exit(1);
+  }
+}
 // Children run as `node --import tsx`, not through the tsx launcher, so the signals we send
 // reach the process doing the work.
 const node = process.execPath;

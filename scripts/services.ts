@@ -1,4 +1,5 @@
 // Checks for the two services every process needs, with messages that say what to do.
+import { readdirSync } from "node:fs";
 import pg from "pg";
 import { Redis } from "ioredis";
 
@@ -31,5 +32,45 @@ export async function checkRedis(url: string): Promise<void> {
     throw new Error(`Redis is not reachable at ${url} (${(err as Error).message}). Start it, or set REDIS_URL.`, { cause: err });
   } finally {
     r.disconnect();
+  }
+}
+
+/**
+ * Refuses to go on with a database that `npm run setup` has not prepared: unreachable, missing,
+ * or behind prisma/migrations. Entry points of the npm scripts call it (outside production) so a
+ * first run right after `npm ci` says what to do instead of failing deep in a query.
+ */
+export async function assertDatabaseReady(url: string, migrationsDir = "prisma/migrations"): Promise<void> {
+  const name = decodeURIComponent(new URL(url).pathname.slice(1));
+  const expected = readdirSync(migrationsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+  } catch (err) {
+    throw new Error(`The database ${name} is not reachable (${(err as Error).message}): start PostgreSQL and run \`npm run setup\`, or set DATABASE_URL.`, {
+      cause: err,
+    });
+  }
+  try {
+    const { rows } = await client.query<{ ok: boolean }>("SELECT to_regclass('public._prisma_migrations') IS NOT NULL AS ok");
+    const applied = rows[0]?.ok
+      ? new Set(
+          (
+            await client.query<{ name: string }>(
+              "SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL",
+            )
+          ).rows.map((r) => r.name),
+        )
+      : new Set<string>();
+    const missing = expected.filter((m) => !applied.has(m));
+    if (missing.length) {
+      throw new Error(
+        `The database ${name} is not migrated (${missing.length} of ${expected.length} migrations missing, first ${missing[0]}): run \`npm run setup\` (or \`npm run db:deploy\`).`,
+      );
+    }
+  } finally {
+    await client.end();
   }
 }

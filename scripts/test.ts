@@ -1,6 +1,7 @@
 // `npm test`: every test, against the real PostgreSQL and Redis.
 //   1. migrate a template database (each Vitest worker gets a clone: tests/setup/global.ts)
-//   2. generate the Prisma client and build the Remix app (integration tests serve the build)
+//   2. generate the Prisma client, type-check, lint and check formatting (docs/decisions/047) and
+//      build the Remix app (integration tests serve the build)
 //   3. Vitest (unit + integration), then Playwright (e2e, Debian chromium)
 // Exits non-zero if anything fails; prints one closing "N passed, N failed" line.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -39,15 +40,24 @@ const env = { ...process.env, DATABASE_URL: templateUrl };
 must("node_modules/.bin/prisma", ["migrate", "deploy"], env);
 must("node_modules/.bin/prisma", ["generate"], env);
 step("checking the schema matches the migrations");
-must("node_modules/.bin/prisma", ["migrate", "diff", "--from-migrations", "prisma/migrations", "--to-schema-datamodel", "prisma/schema.prisma", "--exit-code"], env);
+must(
+  "node_modules/.bin/prisma",
+  ["migrate", "diff", "--from-migrations", "prisma/migrations", "--to-schema-datamodel", "prisma/schema.prisma", "--exit-code"],
+  env,
+);
 
-step("type check and build");
+step("type check, lint and build");
 must("node_modules/.bin/tsc", ["--noEmit"]);
+must("node_modules/.bin/eslint", ["."]);
+must("node_modules/.bin/prettier", ["--check", "--log-level", "warn", "."]);
 must("node_modules/.bin/remix", ["build"]);
 
 mkdirSync("test-results", { recursive: true });
 step("vitest: unit and integration");
-const vitest = spawnSync("node_modules/.bin/vitest", ["run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"], { stdio: "inherit", env: process.env });
+const vitest = spawnSync("node_modules/.bin/vitest", ["run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"], {
+  stdio: "inherit",
+  env: process.env,
+});
 
 const counts = { passed: 0, failed: 0, skipped: 0 };
 if (existsSync("test-results/vitest.json")) {

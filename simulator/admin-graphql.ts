@@ -102,7 +102,9 @@ export function handleAdminGraphql(core: SimCore, shopDomain: string, version: s
         headers,
         body: {
           errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }],
-          extensions: { cost: { requestedQueryCost: 12, actualQueryCost: null, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 2, restoreRate: 100 } } },
+          extensions: {
+            cost: { requestedQueryCost: 12, actualQueryCost: null, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 2, restoreRate: 100 } },
+          },
         },
       };
     } else {

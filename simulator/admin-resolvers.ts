@@ -8,10 +8,17 @@ import type { SimCore } from "./core";
 import { fieldError } from "./graphql-exec";
 import { numericIdOf, type ShopState } from "./state";
 import {
+  addCustomerAddress,
+  atomicCreateContract,
   commitDraft,
+  createCustomerViaApi,
+  createRemotePaymentMethod,
+  customerByEmail,
+  findPaymentMethod,
   openDraft,
   ownContract,
   sendPaymentMethodUpdateEmail,
+  setCustomerViaApi,
   setMetafields,
   setNextBillingDate,
   setStatus,
@@ -19,8 +26,23 @@ import {
   updateDraftLine,
   type Outcome,
 } from "./store";
+import { createBillingAttempt, gqlBillingAttempt } from "./subscription-billing";
 import { cancelAppSubscription, confirmationUrl, createAppSubscription, gqlAppInstallation, gqlAppSubscription } from "./billing";
-import { connection, gqlContract, gqlCustomer, gqlLine, gqlProduct, gqlSellingPlanGroup, gqlShop, gqlVariant, idKey, MAX_PAGE, type ConnectionArgs } from "./serialize";
+import {
+  connection,
+  gqlContract,
+  gqlCustomer,
+  gqlLine,
+  gqlMailingAddress,
+  gqlPaymentMethod,
+  gqlProduct,
+  gqlSellingPlanGroup,
+  gqlShop,
+  gqlVariant,
+  idKey,
+  MAX_PAGE,
+  type ConnectionArgs,
+} from "./serialize";
 
 /** What every resolver is given besides its arguments: the simulator and the calling shop. */
 export interface AdminContext {
@@ -74,6 +96,35 @@ export const QUERY: Record<string, RootResolver> = {
     return connection(own, args, idKey, (c) => gqlContract(shop, c));
   },
 
+  customer: ({ id }, { shop }) => {
+    const customer = shop.customers[id];
+    return customer ? gqlCustomer(customer, shop) : null;
+  },
+
+  // @oneOf input: graphql-js has already refused zero or several identifiers.
+  customerByIdentifier: ({ identifier }, { shop }) => {
+    const customer = identifier.id
+      ? shop.customers[identifier.id]
+      : identifier.emailAddress
+        ? customerByEmail(shop, identifier.emailAddress)
+        : identifier.phoneNumber
+          ? Object.values(shop.customers).find((c) => c.phone === identifier.phoneNumber)
+          : undefined;
+    return customer ? gqlCustomer(customer, shop) : null;
+  },
+
+  subscriptionBillingAttempt: ({ id }, { shop }) => {
+    const attempt = typeof id === "string" ? shop.billingAttempts?.[id] : undefined;
+    const c = attempt ? ownContract(shop, attempt.contractId) : undefined;
+    return attempt && c ? gqlBillingAttempt(attempt, gqlContract(shop, c)) : null;
+  },
+
+  // A revoked method is null unless showRevoked, as on Shopify.
+  customerPaymentMethod: ({ id, showRevoked }, { shop }) => {
+    const found = findPaymentMethod(shop, id);
+    return found && (!found.method.revokedAt || showRevoked) ? gqlPaymentMethod(found.method, found.customer) : null;
+  },
+
   sellingPlanGroup: ({ id }, { shop }) => {
     const g = shop.sellingPlanGroups[id];
     return g ? gqlSellingPlanGroup(shop, g) : null;
@@ -95,7 +146,7 @@ export const QUERY: Record<string, RootResolver> = {
       const variant = shop.variants[id];
       if (variant) return gqlVariant(shop, variant);
       const customer = shop.customers[id];
-      if (customer) return gqlCustomer(customer);
+      if (customer) return gqlCustomer(customer, shop);
       const c = ownContract(shop, id);
       return c ? gqlContract(shop, c) : null;
     });
@@ -146,6 +197,17 @@ export const MUTATION: Record<string, RootResolver> = {
     ["billingCycle"],
   ),
 
+  // Subscription billing (simulator/subscription-billing.ts). A new attempt answers as Shopify's
+  // does, still processing; the outcome follows by webhook. A repeated key answers the attempt made.
+  subscriptionBillingAttemptCreate: (a, { core, shop }) => {
+    const outcome = createBillingAttempt(core.state, shop, a.subscriptionContractId, a.subscriptionBillingAttemptInput, core.now(), core.publicUrl);
+    if (!outcome.ok) return { subscriptionBillingAttempt: null, userErrors: outcome.userErrors };
+    const fresh = outcome.events.length > 0;
+    if (fresh) core.commit(shop, outcome.events);
+    const attempt = outcome.value;
+    return { subscriptionBillingAttempt: gqlBillingAttempt(attempt, gqlContract(shop, shop.contracts[attempt.contractId]), fresh), userErrors: [] };
+  },
+
   subscriptionContractUpdate: mutation(
     (a, { core, shop }) => openDraft(core.state, shop, a.contractId, core.now()),
     (d) => ({ draft: { __typename: "SubscriptionDraft", id: d.id } }),
@@ -171,6 +233,37 @@ export const MUTATION: Record<string, RootResolver> = {
     (a, { core, shop }) => sendPaymentMethodUpdateEmail(core.state, shop, a.customerPaymentMethodId, core.now()),
     (customer) => ({ customer: { __typename: "Customer", id: customer.id } }),
     ["customer"],
+  ),
+
+  // Migration import (docs/decisions/085-migration-import.md).
+  customerCreate: mutation(
+    (a, { core, shop }) => createCustomerViaApi(core.state, shop, a.input),
+    (customer, shop) => ({ customer: gqlCustomer(customer, shop) }),
+    ["customer"],
+  ),
+
+  customerSet: mutation(
+    (a, { core, shop }) => setCustomerViaApi(core.state, shop, a.input, a.identifier ?? null),
+    (customer, shop) => ({ customer: gqlCustomer(customer, shop) }),
+    ["customer"],
+  ),
+
+  customerAddressCreate: mutation(
+    (a, { shop }) => addCustomerAddress(shop, a.customerId, a.address),
+    ({ customer, address }) => ({ address: { ...gqlMailingAddress(address, customer), id: `gid://shopify/MailingAddress/${numericIdOf(customer.id)}` } }),
+    ["address"],
+  ),
+
+  customerPaymentMethodRemoteCreate: mutation(
+    (a, { core, shop }) => createRemotePaymentMethod(core.state, shop, a.customerId, a.remoteReference),
+    ({ customer, method }) => ({ customerPaymentMethod: gqlPaymentMethod(method, customer) }),
+    ["customerPaymentMethod"],
+  ),
+
+  subscriptionContractAtomicCreate: mutation(
+    (a, { core, shop }) => atomicCreateContract(core.state, shop, a.input, core.now()),
+    (c, shop) => ({ contract: gqlContract(shop, c) }),
+    ["contract"],
   ),
 
   metafieldsSet: mutation(

@@ -4,6 +4,7 @@
 // currentAppInstallation.activeSubscriptions while ACTIVE, ended by appSubscriptionCancel.
 // Every status change sends app_subscriptions/update. Approving a charge replaces the app's
 // other active charge (Shopify's APPLY_IMMEDIATELY, the default the app asks for).
+import { normalizeDecimal } from "../app/domain/money.server";
 import type { HttpAnswer } from "./admin-graphql";
 import type { SimCore } from "./core";
 import { newGid, numericIdOf, type ShopState, type SimState, type UserError } from "./state";
@@ -27,7 +28,10 @@ export interface AppSubscription {
 }
 
 const ok = <T>(value: T, events: SimEvent[] = []): Outcome<T> => ({ ok: true, value, events });
-const refuse = <T>(message: string, field: string[] | null = null): Outcome<T> => ({ ok: false, userErrors: [{ field, message, code: null } satisfies UserError] });
+const refuse = <T>(message: string, field: string[] | null = null): Outcome<T> => ({
+  ok: false,
+  userErrors: [{ field, message, code: null } satisfies UserError],
+});
 
 /** A shop's charges (older state files have none). */
 export const appSubscriptions = (shop: ShopState): AppSubscription[] => (shop.appSubscriptions ??= []);
@@ -75,7 +79,7 @@ export function createAppSubscription(state: SimState, shop: ShopState, a: Creat
     status: "PENDING",
     test: !!a.test,
     returnUrl: a.returnUrl,
-    amount: Number(recurring.price.amount).toFixed(2),
+    amount: normalizeDecimal(recurring.price.amount, recurring.price.currencyCode),
     currencyCode: recurring.price.currencyCode,
     interval: recurring.interval ?? "EVERY_30_DAYS",
     trialDays: a.trialDays ?? 0,
@@ -149,7 +153,8 @@ const html = (status: number, text: string): HttpAnswer => ({ status, body: null
 export function returnLocation(core: SimCore, shop: ShopState, s: AppSubscription): string {
   const url = new URL(s.returnUrl);
   const admin = /^\/store\/[^/]+\/apps\/(.+)$/.exec(url.pathname);
-  const target = url.hostname === "admin.shopify.com" && admin ? new URL(`${core.publicUrl}/admin/${encodeURIComponent(shop.domain)}/apps/${admin[1]}${url.search}`) : url;
+  const target =
+    url.hostname === "admin.shopify.com" && admin ? new URL(`${core.publicUrl}/admin/${encodeURIComponent(shop.domain)}/apps/${admin[1]}${url.search}`) : url;
   target.searchParams.set("charge_id", String(numericIdOf(s.id)));
   return target.href;
 }
@@ -164,7 +169,12 @@ export function confirmationPage(core: SimCore, shopDomain: string, chargeId: st
     const outcome = decideAppSubscription(shop, s.id, decision === "approve", core.now());
     if (!outcome.ok) return html(409, `<h1>${escapeHtml(outcome.userErrors[0].message)}</h1>`);
     core.commit(shop, outcome.events);
-    core.record(shop, { api: "billing", operation: `appSubscription${decision === "approve" ? "Approve" : "Decline"}`, variables: { id: s.id }, outcome: "ok" });
+    core.record(shop, {
+      api: "billing",
+      operation: `appSubscription${decision === "approve" ? "Approve" : "Decline"}`,
+      variables: { id: s.id },
+      outcome: "ok",
+    });
     return { status: 303, body: null, text: "", headers: { Location: returnLocation(core, shop, s), "Content-Type": "text/plain" } };
   }
   const pending = s.status === "PENDING";

@@ -39,9 +39,15 @@ export class SimulatorControl {
   }
   operations(domain: string, query: { operation?: string; outcome?: string } = {}) {
     const qs = new URLSearchParams(query as Record<string, string>).toString();
-    return this.call<{ operation: string; outcome: string; variables: Record<string, unknown> }[]>("GET", `${this.shop(domain)}/operations${qs ? `?${qs}` : ""}`);
+    return this.call<{ operation: string; outcome: string; variables: Record<string, unknown> }[]>(
+      "GET",
+      `${this.shop(domain)}/operations${qs ? `?${qs}` : ""}`,
+    );
   }
   getContract(domain: string, gid: string) {
-    return this.call<{ id: string; status: string; nextBillingDate: string; revisionId: number; app: string }>("GET", `${this.shop(domain)}/contracts/${encodeURIComponent(gid)}`);
+    return this.call<{ id: string; status: string; nextBillingDate: string; revisionId: number; app: string }>(
+      "GET",
+      `${this.shop(domain)}/contracts/${encodeURIComponent(gid)}`,
+    );
   }
 }

@@ -1,5 +1,6 @@
 // The control API under /_sim/: how developers, tests and the seed script set up and inspect
 // the simulated Shopify. Documented with examples in docs/simulator.md. JSON in, JSON out.
+import { isEnumType } from "graphql";
 import { z } from "zod";
 import type { SimCore } from "./core";
 import { SHOPIFY_API_VERSION } from "../app/platform/api-version";
@@ -15,11 +16,13 @@ import {
   createCustomer,
   createProduct,
   createSellingPlanGroup,
+  findPaymentMethod,
   installShop,
   mintCustomerAccessToken,
   updateSellingPlanGroup,
   type SimEvent,
 } from "./store";
+import { setPaymentBehavior } from "./subscription-billing";
 
 const Interval = z.enum(["DAY", "WEEK", "MONTH", "YEAR"]);
 const Status = z.enum(["ACTIVE", "PAUSED", "CANCELLED", "EXPIRED", "FAILED", "STALE"]);
@@ -43,7 +46,15 @@ const ProductBody = z.object({
   title: z.string().min(1),
   imageUrl: z.string().nullable().optional(),
   variants: z
-    .array(z.object({ title: z.string().optional(), price: z.string().optional(), sku: z.string().nullable().optional(), available: z.boolean().optional(), imageUrl: z.string().nullable().optional() }))
+    .array(
+      z.object({
+        title: z.string().optional(),
+        price: z.string().optional(),
+        sku: z.string().nullable().optional(),
+        available: z.boolean().optional(),
+        imageUrl: z.string().nullable().optional(),
+      }),
+    )
     .optional(),
 });
 
@@ -59,11 +70,38 @@ const SellingPlanGroupPatchBody = SellingPlanGroupBody.pick({ name: true, plans:
   .partial()
   .extend({ webhooks: z.boolean().optional() });
 
+// What a billing attempt on the method does: succeed, decline with one of Shopify's
+// SubscriptionBillingAttemptErrorCode values, or ask for 3-D Secure ("authenticate").
+const PaymentBehaviorBody = z
+  .string()
+  .refine(
+    (v) => v === "succeed" || v === "authenticate" || billingErrorCodes().includes(v),
+    "must be succeed, authenticate or a SubscriptionBillingAttemptErrorCode (CARD_DECLINED, INSUFFICIENT_FUNDS, EXPIRED_PAYMENT_METHOD, ...)",
+  );
+const billing = { billing: PaymentBehaviorBody.optional() };
 const PaymentMethodBody = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("credit_card"), brand: z.string().default("visa"), last4: z.string().default("4242"), expiryMonth: z.number().int().default(12), expiryYear: z.number().int().default(2030) }),
-  z.object({ kind: z.literal("shop_pay"), last4: z.string().default("4242"), expiryMonth: z.number().int().default(12), expiryYear: z.number().int().default(2030) }),
-  z.object({ kind: z.literal("paypal"), paypalEmail: z.string().default("buyer@example.com") }),
+  z.object({
+    kind: z.literal("credit_card"),
+    brand: z.string().default("visa"),
+    last4: z.string().default("4242"),
+    expiryMonth: z.number().int().default(12),
+    expiryYear: z.number().int().default(2030),
+    ...billing,
+  }),
+  z.object({
+    kind: z.literal("shop_pay"),
+    last4: z.string().default("4242"),
+    expiryMonth: z.number().int().default(12),
+    expiryYear: z.number().int().default(2030),
+    ...billing,
+  }),
+  z.object({ kind: z.literal("paypal"), paypalEmail: z.string().default("buyer@example.com"), ...billing }),
 ]);
+
+function billingErrorCodes(): string[] {
+  const type = adminSchema().getType("SubscriptionBillingAttemptErrorCode");
+  return isEnumType(type) ? type.getValues().map((v) => v.name) : [];
+}
 
 const CustomerBody = z.object({
   firstName: z.string().optional(),
@@ -80,14 +118,33 @@ const ContractBody = z.object({
   status: Status.optional(),
   currencyCode: z.string().length(3).optional(),
   createdAt: z.iso.datetime().optional(),
+  /** History for seeding: when the contract last changed (an ended one: when it ended). Default createdAt. */
+  updatedAt: z.iso.datetime().optional(),
   nextBillingDate: z.iso.datetime().optional(),
   originOrderName: z.string().nullable().optional(),
   paymentMethodId: z.string().nullable().optional(),
   billingPolicy: z
-    .object({ interval: Interval.optional(), intervalCount: z.number().int().min(1).optional(), anchors: z.array(Anchor).optional(), minCycles: z.number().int().nullable().optional(), maxCycles: z.number().int().nullable().optional() })
+    .object({
+      interval: Interval.optional(),
+      intervalCount: z.number().int().min(1).optional(),
+      anchors: z.array(Anchor).optional(),
+      minCycles: z.number().int().nullable().optional(),
+      maxCycles: z.number().int().nullable().optional(),
+    })
     .optional(),
-  deliveryPolicy: z.object({ interval: Interval.optional(), intervalCount: z.number().int().min(1).optional(), anchors: z.array(Anchor).optional() }).optional(),
-  lines: z.array(z.object({ variantId: z.string().optional(), quantity: z.number().int().min(1).optional(), price: z.string().optional(), sellingPlanId: z.string().nullable().optional() })).optional(),
+  deliveryPolicy: z
+    .object({ interval: Interval.optional(), intervalCount: z.number().int().min(1).optional(), anchors: z.array(Anchor).optional() })
+    .optional(),
+  lines: z
+    .array(
+      z.object({
+        variantId: z.string().optional(),
+        quantity: z.number().int().min(1).optional(),
+        price: z.string().optional(),
+        sellingPlanId: z.string().nullable().optional(),
+      }),
+    )
+    .optional(),
   webhooks: z.boolean().optional(),
 });
 
@@ -271,6 +328,19 @@ const ROUTES: [string, RegExp, Handler][] = [
   ],
   [
     "POST",
+    /^\/_sim\/shops\/([^/]+)\/payment-methods\/([^/]+)\/revoke$/,
+    (core, [d, id]) => {
+      // The customer (or the merchant) removed a vaulted method in Shopify: it stays readable
+      // with showRevoked, and contracts can no longer use it.
+      const found = findPaymentMethod(requireShop(core, d), toGid("CustomerPaymentMethod", id));
+      if (!found) throw new ControlError(404, "No such payment method");
+      found.method.revokedAt ??= core.now().toISOString();
+      core.changed();
+      return found.method;
+    },
+  ],
+  [
+    "POST",
     /^\/_sim\/shops\/([^/]+)\/contracts$/,
     (core, [d], body) => {
       const shop = requireShop(core, d);
@@ -293,7 +363,8 @@ const ROUTES: [string, RegExp, Handler][] = [
       for (const [i, raw] of inputs.entries()) {
         const { webhooks: _ignored, ...one } = raw;
         const outcome = createContract(core.state, shop, one, core.now());
-        if (!outcome.ok) throw new ControlError(400, `contracts[${i}]: ${outcome.userErrors.map((e) => e.message).join("; ")} (${ids.length} created before it)`);
+        if (!outcome.ok)
+          throw new ControlError(400, `contracts[${i}]: ${outcome.userErrors.map((e) => e.message).join("; ")} (${ids.length} created before it)`);
         ids.push(outcome.value.id);
         events.push(...outcome.events);
       }
@@ -392,10 +463,28 @@ const ROUTES: [string, RegExp, Handler][] = [
   ],
   ["GET", /^\/_sim\/shops\/([^/]+)\/emails$/, (core, [d]) => requireShop(core, d).emails],
   ["GET", /^\/_sim\/shops\/([^/]+)\/metafields$/, (core, [d]) => Object.values(requireShop(core, d).metafields)],
-  ["GET", /^\/_sim\/shops\/([^/]+)\/products$/, (core, [d]) => {
-    const shop = requireShop(core, d);
-    return Object.values(shop.products).map((p) => ({ ...p, variants: p.variantIds.map((id) => shop.variants[id]) }));
-  }],
+  [
+    "GET",
+    /^\/_sim\/shops\/([^/]+)\/products$/,
+    (core, [d]) => {
+      const shop = requireShop(core, d);
+      return Object.values(shop.products).map((p) => ({ ...p, variants: p.variantIds.map((id) => shop.variants[id]) }));
+    },
+  ],
+  [
+    "PATCH",
+    /^\/_sim\/shops\/([^/]+)\/payment-methods\/([^/]+)$/,
+    (core, [d, id], body) => {
+      // The customer's card starts declining, or is replaced by one that works (dunning tests).
+      const shop = requireShop(core, d);
+      const { billing: behavior } = parse(z.object({ billing: PaymentBehaviorBody }), body);
+      const method = setPaymentBehavior(shop, toGid("CustomerPaymentMethod", id), behavior);
+      if (!method) throw new ControlError(404, `Payment method ${id} does not exist`);
+      core.changed();
+      return method;
+    },
+  ],
+  ["GET", /^\/_sim\/shops\/([^/]+)\/billing-attempts$/, (core, [d]) => Object.values(requireShop(core, d).billingAttempts ?? {})],
   ["GET", /^\/_sim\/shops\/([^/]+)\/customers$/, (core, [d]) => Object.values(requireShop(core, d).customers)],
   ["GET", /^\/_sim\/shops\/([^/]+)\/selling-plan-groups$/, (core, [d]) => Object.values(requireShop(core, d).sellingPlanGroups)],
   [

@@ -1,12 +1,36 @@
 // POST /shopify.com/<shop numeric id>/account/customer/api/<version>/graphql — the Customer
 // Account API. Documents are executed against Shopify's Customer Account schema
-// (graphql-exec.ts); the one field simulated is `customer { id }`: which customer a customer
-// access token belongs to. Any other field of the schema answers NOT_SIMULATED.
+// (graphql-exec.ts). Simulated: `customer { id }` (which customer a customer access token belongs
+// to) and `customer { subscriptionContracts { id status nextBillingDate currencyCode lines { id
+// title variantTitle quantity currentPrice } } }` (this app's contracts of that customer: how a
+// headless portal learns its line ids). Any other field of the schema answers NOT_SIMULATED.
 import { SHOPIFY_API_VERSION } from "../app/platform/api-version";
 import type { SimCore } from "./core";
 import type { HttpAnswer } from "./admin-graphql";
 import { executeRequest, prepareRequest } from "./graphql-exec";
 import { customerAccountSchema } from "./schema";
+import { connection, idKey, type ConnectionArgs } from "./serialize";
+import { numericIdOf, type Contract } from "./state";
+
+/** A contract as the Customer Account API's SubscriptionContract (the fields a portal needs). */
+function customerAccountContract(c: Contract) {
+  const lines = c.lines.map((l) => ({
+    __typename: "SubscriptionLine",
+    id: l.id,
+    title: l.title,
+    variantTitle: l.variantTitle,
+    quantity: l.quantity,
+    currentPrice: { __typename: "MoneyV2", amount: l.price, currencyCode: c.currencyCode },
+  }));
+  return {
+    __typename: "SubscriptionContract",
+    id: c.id,
+    status: c.status,
+    nextBillingDate: c.nextBillingDate,
+    currencyCode: c.currencyCode,
+    lines: (args: ConnectionArgs) => connection(lines, args, (l) => l.id),
+  };
+}
 
 const UNAUTHORIZED: HttpAnswer = { status: 401, body: { errors: [{ message: "Unauthorized", extensions: { code: "UNAUTHORIZED" } }] } };
 
@@ -28,6 +52,15 @@ export function handleCustomerAccount(core: SimCore, shopNumericId: number, vers
   const prepared = prepareRequest(schema, query, typeof operationName === "string" ? operationName : null);
   if (!prepared.ok) return { status: 200, body: { errors: prepared.errors } };
   const vars = variables && typeof variables === "object" && !Array.isArray(variables) ? (variables as Record<string, unknown>) : {};
-  const root = { customer: () => ({ __typename: "Customer", id: entry.customerId }) };
+  const own = Object.values(shop.contracts)
+    .filter((c) => c.app === "self" && c.customerId === entry.customerId)
+    .sort((a, b) => numericIdOf(a.id) - numericIdOf(b.id));
+  const root = {
+    customer: () => ({
+      __typename: "Customer",
+      id: entry.customerId,
+      subscriptionContracts: (args: ConnectionArgs) => connection(own, args, idKey, (c) => customerAccountContract(c)),
+    }),
+  };
   return { status: 200, body: executeRequest(schema, prepared.request, root, {}, vars) };
 }

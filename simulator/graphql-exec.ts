@@ -87,7 +87,27 @@ export interface PreparedRequest {
 
 export type Preparation = { ok: true; request: PreparedRequest } | { ok: false; errors: ShopifyGraphqlError[] };
 
+/**
+ * Prepared documents by schema and text. A client sends the same few documents over and over
+ * (one per operation file), and validating one against Shopify's schema costs far more than
+ * running it: each distinct document is parsed and validated once. Bounded, oldest first out.
+ */
+const PREPARED = new WeakMap<GraphQLSchema, Map<string, Preparation>>();
+const PREPARED_MAX = 500;
+
 export function prepareRequest(schema: GraphQLSchema, query: string, operationName?: string | null): Preparation {
+  let cache = PREPARED.get(schema);
+  if (!cache) PREPARED.set(schema, (cache = new Map()));
+  const key = `${operationName ?? ""}\u0000${query}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const prepared = prepareUncached(schema, query, operationName);
+  if (cache.size >= PREPARED_MAX) cache.delete(cache.keys().next().value!);
+  cache.set(key, prepared);
+  return prepared;
+}
+
+function prepareUncached(schema: GraphQLSchema, query: string, operationName?: string | null): Preparation {
   let document: DocumentNode;
   try {
     document = parse(query);

@@ -15,6 +15,8 @@ const SimulatorEnv = z.object({
   SHOPIFY_API_KEY: z.string().min(1),
   SHOPIFY_API_SECRET: z.string().min(1),
   SHOPIFY_APP_TOML: z.string().default("shopify.app.toml"),
+  // Delay before the state file is rewritten after a change (simulator/persistence.ts).
+  SIMULATOR_PERSIST_MS: z.coerce.number().int().min(1).default(20),
 });
 
 const parsed = SimulatorEnv.safeParse(process.env);
@@ -33,6 +35,7 @@ const sim = await startSimulator({
   apiKey: cfg.SHOPIFY_API_KEY,
   apiSecret: cfg.SHOPIFY_API_SECRET,
   appTomlPath: cfg.SHOPIFY_APP_TOML,
+  persistDelayMs: cfg.SIMULATOR_PERSIST_MS,
 });
 log.info("platform simulator listening", { url: sim.url, stateFile: cfg.SIMULATOR_STATE_FILE, appUrl: cfg.SHOPIFY_APP_URL });
 

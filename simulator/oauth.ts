@@ -44,7 +44,16 @@ function exchange(core: SimCore, shopDomain: string, params: Record<string, unkn
         scope,
         expires_in: 86399,
         associated_user_scope: scope,
-        associated_user: { id: userId, first_name: "Staff", last_name: "Member", email: `staff${userId}@${shopDomain}`, account_owner: true, locale: "en", collaborator: false, email_verified: true },
+        associated_user: {
+          id: userId,
+          first_name: "Staff",
+          last_name: "Member",
+          email: `staff${userId}@${shopDomain}`,
+          account_owner: true,
+          locale: "en",
+          collaborator: false,
+          email_verified: true,
+        },
       },
     };
   }

@@ -4,7 +4,7 @@
 // arguments. Only the fields listed here are simulated: selecting another field of the type is
 // a NOT_SIMULATED error, never a silent null (docs/simulator.md#how-to-add-an-operation).
 import { fieldError } from "./graphql-exec";
-import type { Contract, Customer, Line, PaymentMethod, Product, SellingPlanGroup, ShopState, Variant } from "./state";
+import type { Address, Contract, Customer, Line, PaymentMethod, Product, SellingPlanGroup, ShopState, Variant } from "./state";
 import { numericIdOf } from "./state";
 
 export interface ConnectionArgs {
@@ -74,20 +74,43 @@ export function gqlLine(l: Line, currencyCode: string) {
     currentPrice: money(l.price, currencyCode),
     sellingPlanId: l.sellingPlanId,
     sellingPlanName: l.sellingPlanName,
+    customAttributes: (l.customAttributes ?? []).map((a) => ({ __typename: "Attribute", key: a.key, value: a.value })),
   };
 }
 
 export function gqlPaymentMethod(m: PaymentMethod, customer: Customer) {
+  // A remote reference is vaulted asynchronously by Shopify: until then the instrument is null.
   const instrument =
-    m.kind === "credit_card"
-      ? { __typename: "CustomerCreditCard", brand: m.brand, lastDigits: m.last4, expiryMonth: m.expiryMonth, expiryYear: m.expiryYear }
-      : m.kind === "shop_pay"
-        ? { __typename: "CustomerShopPayAgreement", lastDigits: m.last4, expiryMonth: m.expiryMonth, expiryYear: m.expiryYear }
-        : { __typename: "CustomerPaypalBillingAgreement", paypalAccountEmail: m.paypalEmail };
+    m.kind === "remote"
+      ? null
+      : m.kind === "credit_card"
+        ? { __typename: "CustomerCreditCard", brand: m.brand, lastDigits: m.last4, expiryMonth: m.expiryMonth, expiryYear: m.expiryYear }
+        : m.kind === "shop_pay"
+          ? { __typename: "CustomerShopPayAgreement", lastDigits: m.last4, expiryMonth: m.expiryMonth, expiryYear: m.expiryYear }
+          : { __typename: "CustomerPaypalBillingAgreement", paypalAccountEmail: m.paypalEmail };
   return { __typename: "CustomerPaymentMethod", id: m.id, revokedAt: m.revokedAt, instrument, customer: gqlCustomer(customer) };
 }
 
-export function gqlCustomer(c: Customer) {
+/** A stored address as Shopify's MailingAddress; fields the seed never gave fall back to the customer's. */
+export function gqlMailingAddress(a: Address, c: Customer | null) {
+  return {
+    __typename: "MailingAddress",
+    firstName: a.firstName !== undefined ? a.firstName : (c?.firstName ?? null),
+    lastName: a.lastName !== undefined ? a.lastName : (c?.lastName ?? null),
+    company: a.company ?? null,
+    address1: a.address1,
+    address2: a.address2 ?? null,
+    city: a.city,
+    province: a.province,
+    provinceCode: a.province,
+    zip: a.zip,
+    country: a.country,
+    countryCodeV2: /^[A-Z]{2}$/.test(a.country) ? a.country : null,
+    phone: a.phone !== undefined ? a.phone : (c?.phone ?? null),
+  };
+}
+
+export function gqlCustomer(c: Customer, shop?: ShopState) {
   return {
     __typename: "Customer",
     id: c.id,
@@ -96,24 +119,18 @@ export function gqlCustomer(c: Customer) {
     displayName: `${c.firstName} ${c.lastName}`.trim(),
     defaultEmailAddress: c.email ? { emailAddress: c.email } : null,
     defaultPhoneNumber: c.phone ? { phoneNumber: c.phone } : null,
-    // The simulator keeps one address per customer; fields it does not model are null.
-    defaultAddress: c.address
-      ? {
-          __typename: "MailingAddress",
-          firstName: c.firstName,
-          lastName: c.lastName,
-          company: null,
-          address1: c.address.address1,
-          address2: null,
-          city: c.address.city,
-          province: c.address.province,
-          provinceCode: c.address.province,
-          zip: c.address.zip,
-          country: c.address.country,
-          countryCodeV2: /^[A-Z]{2}$/.test(c.address.country) ? c.address.country : null,
-          phone: c.phone,
-        }
-      : null,
+    // The simulator keeps one address per customer (the default one).
+    defaultAddress: c.address ? gqlMailingAddress(c.address, c) : null,
+    // This app's contracts of the customer (another app's stay invisible, as everywhere).
+    subscriptionContracts: (args: ConnectionArgs) => {
+      const own = shop ? Object.values(shop.contracts).filter((k) => k.app === "self" && k.customerId === c.id) : [];
+      return connection(
+        own.sort((a, b) => numericIdOf(a.id) - numericIdOf(b.id)),
+        args,
+        idKey,
+        (k) => gqlContract(shop!, k),
+      );
+    },
   };
 }
 
@@ -139,10 +156,12 @@ export function gqlContract(shop: ShopState, c: Contract) {
     updatedAt: c.updatedAt,
     revisionId: String(c.revisionId),
     currencyCode: c.currencyCode,
-    customer: customer ? gqlCustomer(customer) : { __typename: "Customer", id: c.customerId },
+    customer: customer ? gqlCustomer(customer, shop) : { __typename: "Customer", id: c.customerId },
     originOrder: c.originOrder ? { __typename: "Order", ...c.originOrder } : null,
     billingPolicy: policy(c.billingPolicy),
     deliveryPolicy: { interval: c.deliveryPolicy.interval, intervalCount: c.deliveryPolicy.intervalCount, anchors: c.deliveryPolicy.anchors },
+    customAttributes: (c.customAttributes ?? []).map((a) => ({ __typename: "Attribute", key: a.key, value: a.value })),
+    deliveryMethod: c.deliveryAddress ? { __typename: "SubscriptionDeliveryMethodShipping", address: gqlMailingAddress(c.deliveryAddress, null) } : null,
     lines: (args: ConnectionArgs) => connection(lines, args, (l) => l.id),
     // Shopify hides a revoked method unless asked with showRevoked: true.
     customerPaymentMethod: ({ showRevoked }: { showRevoked?: boolean | null }) =>

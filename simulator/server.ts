@@ -27,6 +27,12 @@ export interface SimulatorOptions {
   /** Default: shopify.app.toml in the working directory. */
   appTomlPath?: string;
   webhookRetryDelaysMs?: number[];
+  /**
+   * How long after a change the state file is rewritten (default 20 ms). A very large simulated
+   * shop (the billing bench's 100,000 contracts) sets it higher, so the whole state is not
+   * serialised after every burst of mutations.
+   */
+  persistDelayMs?: number;
 }
 
 export interface RunningSimulator {
@@ -78,6 +84,12 @@ const ADMIN_APP_PATH = /^\/admin\/([^/]+)\/apps\/[^/]+(\/.*)$/;
 // Shopify Billing's confirmation page for one charge (simulator/billing.ts).
 const CHARGE_CONFIRM = /^\/admin\/([^/]+)\/charges\/(\d+)\/confirm$/;
 
+const CUSTOMER_ACCOUNT_CORS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "POST, OPTIONS",
+  "Access-Control-Allow-Headers": "Authorization, Content-Type",
+};
+
 export async function route(core: SimCore, req: IncomingMessage): Promise<HttpAnswer> {
   const url = new URL(req.url ?? "/", "http://simulator");
   const method = req.method ?? "GET";
@@ -114,7 +126,12 @@ export async function route(core: SimCore, req: IncomingMessage): Promise<HttpAn
   m = TOKEN.exec(url.pathname);
   if (m && method === "POST") return handleTokenExchange(core, m[1], (body ?? {}) as Record<string, unknown>);
   m = CUSTOMER_ACCOUNT.exec(url.pathname);
-  if (m && method === "POST") return handleCustomerAccount(core, Number(m[1]), m[2], header("authorization"), body);
+  // The Customer Account API is called from shoppers' browsers (headless storefronts): CORS.
+  if (m && method === "OPTIONS") return { status: 204, body: null, text: "", headers: CUSTOMER_ACCOUNT_CORS };
+  if (m && method === "POST") {
+    const answer = handleCustomerAccount(core, Number(m[1]), m[2], header("authorization"), body);
+    return { ...answer, headers: { ...answer.headers, ...CUSTOMER_ACCOUNT_CORS } };
+  }
 
   return { status: 404, body: { errors: `Not simulated: ${method} ${url.pathname}` } };
 }
@@ -128,7 +145,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     apiKey: options.apiKey,
     apiSecret: options.apiSecret,
   });
-  const writer = new StateWriter(options.stateFile, () => core.state);
+  const writer = new StateWriter(options.stateFile, () => core.state, options.persistDelayMs);
   core.writer = writer;
   core.dispatcher = new WebhookDispatcher({
     appUrl: options.appUrl,

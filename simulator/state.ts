@@ -2,6 +2,7 @@
 // what Shopify would hold for it. Persisted as is (persistence.ts), mutated only by store.ts.
 import { randomBytes } from "node:crypto";
 import type { AppSubscription } from "./billing";
+import type { BillingAttempt, PaymentBehavior } from "./subscription-billing";
 
 export type ContractStatus = "ACTIVE" | "PAUSED" | "CANCELLED" | "EXPIRED" | "FAILED" | "STALE";
 export type Interval = "DAY" | "WEEK" | "MONTH" | "YEAR";
@@ -38,6 +39,8 @@ export interface Line {
   price: string;
   sellingPlanId: string | null;
   sellingPlanName: string | null;
+  /** Shopify's SubscriptionLine.customAttributes (absent on lines stored before they were modelled). */
+  customAttributes?: { key: string; value: string }[];
 }
 
 export interface Contract {
@@ -58,6 +61,10 @@ export interface Contract {
   billingPolicy: Policy;
   deliveryPolicy: Policy;
   lines: Line[];
+  /** subscriptionContractAtomicCreate's contract.customAttributes (absent on seeded contracts). */
+  customAttributes?: { key: string; value: string }[];
+  /** The shipping address of deliveryMethod.shipping (absent on seeded contracts). */
+  deliveryAddress?: Address | null;
 }
 
 export interface Draft {
@@ -71,9 +78,16 @@ export interface Draft {
 export type PaymentInstrument =
   | { kind: "credit_card"; brand: string; last4: string; expiryMonth: number; expiryYear: number }
   | { kind: "shop_pay"; last4: string; expiryMonth: number; expiryYear: number }
-  | { kind: "paypal"; paypalEmail: string };
+  | { kind: "paypal"; paypalEmail: string }
+  /** customerPaymentMethodRemoteCreate: a reference into the previous processor's vault (Stripe, Braintree, Authorize.net). */
+  | { kind: "remote"; gateway: "stripe" | "braintree" | "authorize_net"; remoteCustomerId: string; remotePaymentMethodId: string };
 
-export type PaymentMethod = PaymentInstrument & { id: string; revokedAt: string | null };
+export type PaymentMethod = PaymentInstrument & {
+  id: string;
+  revokedAt: string | null;
+  /** What a billing attempt on it does (simulator/subscription-billing.ts); absent = "succeed". */
+  billing?: PaymentBehavior;
+};
 
 export interface Address {
   address1: string;
@@ -81,6 +95,12 @@ export interface Address {
   province: string | null;
   country: string;
   zip: string;
+  /** Given by customerAddressCreate; absent on seeded addresses (then the customer's own are shown). */
+  firstName?: string | null;
+  lastName?: string | null;
+  company?: string | null;
+  address2?: string | null;
+  phone?: string | null;
 }
 
 export interface Customer {
@@ -196,6 +216,9 @@ export interface ShopState {
   deliveries: WebhookDelivery[];
   /** Shopify Billing: the app's recurring charges (simulator/billing.ts); absent in older state files. */
   appSubscriptions?: AppSubscription[];
+  /** Subscription billing attempts by id, and "<contract id>|<idempotency key>" → id (absent in older state files). */
+  billingAttempts?: Record<string, BillingAttempt>;
+  billingAttemptKeys?: Record<string, string>;
 }
 
 export interface SimState {

@@ -9,6 +9,7 @@ import {
   nextNumericId,
   randomToken,
   numericIdOf,
+  type Address,
   type Anchor,
   type AppOwner,
   type Contract,
@@ -18,6 +19,7 @@ import {
   type Interval,
   type Line,
   type PaymentInstrument,
+  type PaymentMethod,
   type Policy,
   type SellingPlanGroup,
   type ShopState,
@@ -25,7 +27,9 @@ import {
   type UserError,
   type Variant,
 } from "./state";
+import type { PaymentBehavior } from "./subscription-billing";
 import { billingCycleSkipPayload, contractPayload, sellingPlanGroupPayload } from "./payloads";
+import { normalizeDecimal } from "../app/domain/money.server";
 
 export interface SimEvent {
   topic: string;
@@ -56,8 +60,7 @@ export function addInterval(iso: string, interval: Interval, count: number): str
   return d.toISOString();
 }
 
-export const cycleDate = (c: Contract, index: number) =>
-  addInterval(c.cycleAnchor, c.billingPolicy.interval, c.billingPolicy.intervalCount * (index - 1));
+export const cycleDate = (c: Contract, index: number) => addInterval(c.cycleAnchor, c.billingPolicy.interval, c.billingPolicy.intervalCount * (index - 1));
 
 const sameDay = (a: string, b: string) => a.slice(0, 10) === b.slice(0, 10);
 
@@ -191,7 +194,12 @@ export function updateSellingPlanGroup(state: SimState, shop: ShopState, id: str
   if (unknown.length) return refuse(`Product variant does not exist: ${unknown.join(", ")}`, ["productVariantIds"], "PRODUCT_VARIANT_DOES_NOT_EXIST");
   if (patch.name !== undefined) group.name = patch.name;
   if (patch.plans) {
-    group.sellingPlans = patch.plans.map((p) => ({ id: newGid(state, "SellingPlan"), name: p.name, interval: p.interval ?? "MONTH", intervalCount: p.intervalCount ?? 1 }));
+    group.sellingPlans = patch.plans.map((p) => ({
+      id: newGid(state, "SellingPlan"),
+      name: p.name,
+      interval: p.interval ?? "MONTH",
+      intervalCount: p.intervalCount ?? 1,
+    }));
   }
   if (patch.variantIds) group.variantIds = [...patch.variantIds];
   return ok(group, [{ topic: "selling_plan_groups/update", payload: sellingPlanGroupPayload(shop, group), app: group.app }]);
@@ -204,13 +212,13 @@ export interface CustomerInput {
   phone?: string | null;
   address?: Customer["address"];
   /** Default: a Visa ending 4242; null for a customer without a vaulted method. */
-  paymentMethod?: PaymentInstrument | null;
+  paymentMethod?: (PaymentInstrument & { billing?: PaymentBehavior }) | null;
 }
 
 export function createCustomer(state: SimState, shop: ShopState, input: CustomerInput): Customer {
   const id = newGid(state, "Customer");
   const n = numericIdOf(id);
-  const instrument: PaymentInstrument | null =
+  const instrument: (PaymentInstrument & { billing?: PaymentBehavior }) | null =
     input.paymentMethod === undefined
       ? { kind: "credit_card", brand: "visa", last4: "4242", expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3 }
       : input.paymentMethod;
@@ -224,6 +232,7 @@ export function createCustomer(state: SimState, shop: ShopState, input: Customer
     paymentMethods: instrument ? [{ ...instrument, id: newGid(state, "CustomerPaymentMethod"), revokedAt: null }] : [],
   };
   shop.customers[id] = customer;
+  indexEmail(shop, customer);
   return customer;
 }
 
@@ -233,6 +242,8 @@ export interface ContractInput {
   status?: ContractStatus;
   currencyCode?: string;
   createdAt?: string;
+  /** When it last changed (for an ended contract: when it ended); default createdAt. Never before createdAt. */
+  updatedAt?: string;
   nextBillingDate?: string;
   originOrderName?: string | null;
   /** Default: the customer's first payment method; null = manual / invoice billing. */
@@ -294,8 +305,7 @@ export function createContract(state: SimState, shop: ShopState, input: Contract
   const nextBillingDate = input.nextBillingDate ?? addInterval(createdAt, billingPolicy.interval, billingPolicy.intervalCount);
   const id = newGid(state, "SubscriptionContract");
   const orderNumber = nextNumericId(state);
-  const paymentMethodId =
-    input.paymentMethodId === undefined ? (customer.paymentMethods[0]?.id ?? null) : input.paymentMethodId;
+  const paymentMethodId = input.paymentMethodId === undefined ? (customer.paymentMethods[0]?.id ?? null) : input.paymentMethodId;
   const contract: Contract = {
     id,
     app: input.app ?? "self",
@@ -304,7 +314,7 @@ export function createContract(state: SimState, shop: ShopState, input: Contract
     cycleAnchor: nextBillingDate,
     skippedCycles: [],
     createdAt,
-    updatedAt: createdAt,
+    updatedAt: input.updatedAt && Date.parse(input.updatedAt) > Date.parse(createdAt) ? new Date(input.updatedAt).toISOString() : createdAt,
     revisionId: 1,
     currencyCode: input.currencyCode ?? shop.currencyCode,
     customerId: customer.id,
@@ -399,12 +409,7 @@ export interface SkippedCycle {
   billingAttemptExpectedDate: string;
 }
 
-export function skipBillingCycle(
-  shop: ShopState,
-  contractId: unknown,
-  selector: SkipSelector | undefined,
-  now: Date,
-): Outcome<SkippedCycle> {
+export function skipBillingCycle(shop: ShopState, contractId: unknown, selector: SkipSelector | undefined, now: Date): Outcome<SkippedCycle> {
   const c = ownContract(shop, contractId);
   if (!c) return refuse("Contract does not exist", ["billingCycleInput", "contractId"]);
   if (TERMINAL.includes(c.status)) return refuse("Contract is no longer active", null);
@@ -466,7 +471,7 @@ export function updateDraftLine(
   shop: ShopState,
   draftId: unknown,
   lineId: unknown,
-  input: { quantity?: unknown; productVariantId?: unknown; currentPrice?: unknown } | undefined,
+  input: { quantity?: unknown; productVariantId?: unknown; currentPrice?: unknown; customAttributes?: unknown } | undefined,
 ): Outcome<{ draft: Draft; line: Line }> {
   const draft = typeof draftId === "string" ? shop.drafts[draftId] : undefined;
   if (!draft) return refuse("Draft does not exist", ["draftId"]);
@@ -481,10 +486,28 @@ export function updateDraftLine(
     variant = typeof input.productVariantId === "string" ? shop.variants[input.productVariantId] : undefined;
     if (!variant) return refuse("Product variant does not exist", ["input", "productVariantId"], "INVALID");
   }
-  if (input?.currentPrice !== undefined && !(typeof input.currentPrice === "string" || typeof input.currentPrice === "number")) {
-    return refuse("Price is invalid", ["input", "currentPrice"]);
+  const currency = shop.contracts[draft.contractId]?.currencyCode ?? shop.currencyCode;
+  let price: string | undefined;
+  if (input?.currentPrice !== undefined) {
+    const raw = input.currentPrice;
+    // Shopify keeps a price to its currency's precision (three decimals in KWD, none in JPY).
+    try {
+      if (typeof raw !== "string" && typeof raw !== "number") throw new Error("not a decimal");
+      price = normalizeDecimal(raw, currency);
+    } catch {
+      return refuse("Price is invalid", ["input", "currentPrice"]);
+    }
+  }
+  let attributes: { key: string; value: string }[] | undefined;
+  if (input?.customAttributes !== undefined && input.customAttributes !== null) {
+    const list = input.customAttributes as { key?: unknown; value?: unknown }[];
+    if (!Array.isArray(list) || list.some((a) => typeof a?.key !== "string" || a.key === "" || typeof a.value !== "string")) {
+      return refuse("Custom attributes are invalid", ["input", "customAttributes"]);
+    }
+    attributes = list.map((a) => ({ key: a.key as string, value: a.value as string }));
   }
   if (typeof input?.quantity === "number") line.quantity = input.quantity;
+  if (attributes) line.customAttributes = attributes; // replaces the list, as Shopify's input does
   if (variant) {
     line.variantId = variant.id;
     line.productId = variant.productId;
@@ -492,7 +515,7 @@ export function updateDraftLine(
     line.variantTitle = variant.title === "Default Title" ? null : variant.title;
     line.price = variant.price;
   }
-  if (input?.currentPrice !== undefined) line.price = Number(input.currentPrice).toFixed(2);
+  if (price !== undefined) line.price = price;
   return ok({ draft, line });
 }
 
@@ -596,4 +619,335 @@ export function setMetafields(state: SimState, shop: ShopState, inputs: unknown,
     return { id, namespace: m.namespace, key: m.key };
   });
   return ok(out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Migration import (docs/decisions/085-migration-import.md): customers created and looked up by
+// e-mail, remote payment method references, and subscriptionContractAtomicCreate.
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * Customers by lowercased e-mail, per shop object (a reset or a reload makes new ones): built on
+ * first use, then kept by every function here that gives a customer an e-mail (indexEmail). A
+ * lookup among thousands of customers is then one map read, not a scan.
+ */
+const EMAIL_INDEX = new WeakMap<ShopState, Map<string, string>>();
+
+function emailIndex(shop: ShopState): Map<string, string> {
+  let index = EMAIL_INDEX.get(shop);
+  if (!index) {
+    index = new Map();
+    for (const c of Object.values(shop.customers)) if (c.email && !index.has(c.email.toLowerCase())) index.set(c.email.toLowerCase(), c.id);
+    EMAIL_INDEX.set(shop, index);
+  }
+  return index;
+}
+
+function indexEmail(shop: ShopState, customer: Customer, previous: string | null = null): void {
+  // A changed e-mail (rare) drops the index, rebuilt at the next lookup: another customer may
+  // share the old one (seeded shops may hold duplicates; the first one holds the entry).
+  if (previous && previous.toLowerCase() !== customer.email?.toLowerCase()) return void EMAIL_INDEX.delete(shop);
+  if (!customer.email) return;
+  const index = emailIndex(shop);
+  const key = customer.email.toLowerCase();
+  const holder = index.has(key) ? shop.customers[index.get(key)!] : undefined;
+  if (holder?.email?.toLowerCase() !== key) index.set(key, customer.id);
+}
+
+export const customerByEmail = (shop: ShopState, email: unknown): Customer | undefined => {
+  if (typeof email !== "string") return undefined;
+  const wanted = email.trim().toLowerCase();
+  const id = emailIndex(shop).get(wanted);
+  const found = id ? shop.customers[id] : undefined;
+  return found?.email?.toLowerCase() === wanted ? found : undefined;
+};
+
+export interface CustomerCreateRaw {
+  email?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  phone?: string | null;
+}
+
+/** customerCreate: e-mail and phone are unique per shop, as on Shopify. No payment method is vaulted. */
+export function createCustomerViaApi(state: SimState, shop: ShopState, input: CustomerCreateRaw): Outcome<Customer> {
+  const email = input.email?.trim() || null;
+  const phone = input.phone?.trim() || null;
+  if (!email && !phone && !input.firstName && !input.lastName) {
+    return refuse("A name, phone number, or email address must be present", null, null);
+  }
+  if (email && !EMAIL.test(email)) return refuse("Email is invalid", ["email"], null);
+  if (email && customerByEmail(shop, email)) return refuse("Email has already been taken", ["email"], null);
+  if (phone && !/^\+?[0-9 ()-]{5,20}$/.test(phone)) return refuse("Phone is invalid", ["phone"], null);
+  if (phone && Object.values(shop.customers).some((c) => c.phone === phone)) return refuse("Phone has already been taken", ["phone"], null);
+  const id = newGid(state, "Customer");
+  const customer: Customer = {
+    id,
+    firstName: input.firstName ?? "",
+    lastName: input.lastName ?? "",
+    email,
+    phone,
+    address: null,
+    paymentMethods: [],
+  };
+  shop.customers[id] = customer;
+  indexEmail(shop, customer);
+  return ok(customer);
+}
+
+export interface CustomerSetRaw extends CustomerCreateRaw {
+  addresses?: MailingAddressRaw[] | null;
+}
+
+/** customerSet's identifier (@oneOf: graphql-js has already refused zero or several). */
+export interface CustomerSetIdentifierRaw {
+  id?: string | null;
+  email?: string | null;
+  phone?: string | null;
+}
+
+/**
+ * customerSet: the customer named by `identifier` updated (fields given replace theirs, the
+ * addresses list replaces theirs), or created when there is no identifier or it matches nobody.
+ * E-mail and phone stay unique in the shop (TAKEN); an identifier e-mail or phone that differs
+ * from the input's is INPUT_MISMATCH. The simulator keeps one address, the first given.
+ */
+export function setCustomerViaApi(state: SimState, shop: ShopState, input: CustomerSetRaw, identifier: CustomerSetIdentifierRaw | null): Outcome<Customer> {
+  const at = (f: string) => ["input", f];
+  const email = input.email === undefined ? undefined : input.email?.trim() || null;
+  const phone = input.phone === undefined ? undefined : input.phone?.trim() || null;
+  if (identifier?.email && email && identifier.email.toLowerCase() !== email.toLowerCase()) {
+    return refuse("The identifier value does not match the value of the corresponding field in the input", at("email"), "INPUT_MISMATCH");
+  }
+  if (identifier?.phone && phone && identifier.phone !== phone) {
+    return refuse("The identifier value does not match the value of the corresponding field in the input", at("phone"), "INPUT_MISMATCH");
+  }
+  const existing = identifier?.id
+    ? shop.customers[identifier.id]
+    : identifier?.email
+      ? customerByEmail(shop, identifier.email)
+      : identifier?.phone
+        ? Object.values(shop.customers).find((c) => c.phone === identifier.phone)
+        : undefined;
+  if (identifier?.id && !existing) return refuse("Customer does not exist", ["identifier", "id"], "NOT_FOUND");
+  if (!existing && !email && !phone && !input.firstName && !input.lastName && !identifier?.email && !identifier?.phone) {
+    return refuse("A name, phone number, or email address must be present", null, "BLANK");
+  }
+  if (email && !EMAIL.test(email)) return refuse("Email is invalid", at("email"), "INVALID");
+  const holder = email ? customerByEmail(shop, email) : undefined;
+  if (holder && holder !== existing) return refuse("Email has already been taken", at("email"), "TAKEN");
+  if (phone && !/^\+?[0-9 ()-]{5,20}$/.test(phone)) return refuse("Phone is invalid", at("phone"), "INVALID");
+  if (phone && Object.values(shop.customers).some((c) => c.phone === phone && c !== existing))
+    return refuse("Phone has already been taken", at("phone"), "TAKEN");
+  const addresses = input.addresses ?? undefined;
+  if (addresses?.some((a) => !a.address1 && !a.city && !a.countryCode)) return refuse("Address is blank", at("addresses"), "BLANK");
+  const customer: Customer = existing ?? {
+    id: newGid(state, "Customer"),
+    firstName: "",
+    lastName: "",
+    email: identifier?.email ?? null,
+    phone: identifier?.phone ?? null,
+    address: null,
+    paymentMethods: [],
+  };
+  const previousEmail = customer.email;
+  if (input.firstName !== undefined) customer.firstName = input.firstName ?? "";
+  if (input.lastName !== undefined) customer.lastName = input.lastName ?? "";
+  if (email !== undefined) customer.email = email;
+  if (phone !== undefined) customer.phone = phone;
+  if (addresses !== undefined) customer.address = addresses.length ? toAddress(addresses[0]) : null;
+  shop.customers[customer.id] = customer;
+  indexEmail(shop, customer, previousEmail);
+  return ok(customer);
+}
+
+export interface MailingAddressRaw {
+  address1?: string | null;
+  address2?: string | null;
+  city?: string | null;
+  company?: string | null;
+  countryCode?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  phone?: string | null;
+  provinceCode?: string | null;
+  zip?: string | null;
+}
+
+/**
+ * The simulator keeps codes where Shopify keeps both a name and a code (it has no table of
+ * country and province names): province and country read back as the codes given.
+ */
+const toAddress = (a: MailingAddressRaw): Address => ({
+  address1: a.address1 ?? "",
+  address2: a.address2 ?? null,
+  city: a.city ?? "",
+  company: a.company ?? null,
+  country: a.countryCode ?? "",
+  province: a.provinceCode ?? null,
+  zip: a.zip ?? "",
+  firstName: a.firstName ?? null,
+  lastName: a.lastName ?? null,
+  phone: a.phone ?? null,
+});
+
+/** customerAddressCreate: the simulator keeps one address per customer, the default one. */
+export function addCustomerAddress(shop: ShopState, customerId: unknown, address: MailingAddressRaw): Outcome<{ customer: Customer; address: Address }> {
+  const customer = typeof customerId === "string" ? shop.customers[customerId] : undefined;
+  if (!customer) return refuse("Customer does not exist", ["customerId"], null);
+  if (!address.address1 && !address.city && !address.countryCode) return refuse("Address is blank", ["address"], null);
+  customer.address = toAddress(address);
+  return ok({ customer, address: customer.address });
+}
+
+export interface RemoteReferenceRaw {
+  stripePaymentMethod?: { customerId: string; paymentMethodId: string } | null;
+  braintreePaymentMethod?: { customerId: string; paymentMethodToken: string } | null;
+  authorizeNetCustomerPaymentProfile?: { customerProfileId: string; customerPaymentProfileId: string } | null;
+}
+
+/** customerPaymentMethodRemoteCreate: exactly one remote reference, for a customer of the shop. */
+export function createRemotePaymentMethod(state: SimState, shop: ShopState, customerId: unknown, ref: RemoteReferenceRaw) {
+  type R = Outcome<{ customer: Customer; method: PaymentMethod }>;
+  const customer = typeof customerId === "string" ? shop.customers[customerId] : undefined;
+  if (!customer) return refuse("Customer does not exist", ["customerId"], "INVALID") as R;
+  const given = [ref.stripePaymentMethod, ref.braintreePaymentMethod, ref.authorizeNetCustomerPaymentProfile].filter(Boolean);
+  if (given.length !== 1) return refuse("Exactly one remote reference is required", ["remoteReference"], "EXACTLY_ONE_REMOTE_REFERENCE_REQUIRED") as R;
+  const instrument: PaymentInstrument = ref.stripePaymentMethod
+    ? {
+        kind: "remote",
+        gateway: "stripe",
+        remoteCustomerId: ref.stripePaymentMethod.customerId,
+        remotePaymentMethodId: ref.stripePaymentMethod.paymentMethodId,
+      }
+    : ref.braintreePaymentMethod
+      ? {
+          kind: "remote",
+          gateway: "braintree",
+          remoteCustomerId: ref.braintreePaymentMethod.customerId,
+          remotePaymentMethodId: ref.braintreePaymentMethod.paymentMethodToken,
+        }
+      : {
+          kind: "remote",
+          gateway: "authorize_net",
+          remoteCustomerId: ref.authorizeNetCustomerPaymentProfile!.customerProfileId,
+          remotePaymentMethodId: ref.authorizeNetCustomerPaymentProfile!.customerPaymentProfileId,
+        };
+  if (!instrument.remoteCustomerId || !instrument.remotePaymentMethodId) {
+    return refuse("Remote reference is blank", ["remoteReference"], "INVALID") as R;
+  }
+  const method: PaymentMethod = { ...instrument, id: newGid(state, "CustomerPaymentMethod"), revokedAt: null };
+  customer.paymentMethods.push(method);
+  return ok({ customer, method }) as R;
+}
+
+interface PolicyRaw {
+  interval?: Interval;
+  intervalCount?: number;
+  anchors?: { day?: number | null; month?: number | null; type?: Anchor["type"] | null }[] | null;
+  minCycles?: number | null;
+  maxCycles?: number | null;
+}
+
+export interface AtomicCreateRaw {
+  customerId?: string;
+  currencyCode?: string;
+  nextBillingDate?: string;
+  contract?: {
+    status?: ContractStatus | null;
+    paymentMethodId?: string | null;
+    billingPolicy?: PolicyRaw | null;
+    deliveryPolicy?: PolicyRaw | null;
+    deliveryPrice?: string | number | null;
+    deliveryMethod?: { shipping?: { address?: MailingAddressRaw | null } | null } | null;
+    customAttributes?: { key: string; value: string }[] | null;
+  };
+  lines?: {
+    line: { productVariantId: string; quantity: number; currentPrice: string | number; sellingPlanId?: string | null; sellingPlanName?: string | null };
+  }[];
+}
+
+const anchorsOf = (p: PolicyRaw): Anchor[] => (p.anchors ?? []).map((a) => ({ day: a.day ?? 1, month: a.month ?? null, type: a.type ?? "MONTHDAY" }));
+
+/**
+ * subscriptionContractAtomicCreate: the whole contract in one call (customer, lines, policies,
+ * delivery, payment method, status, next billing date), validated in full before anything is
+ * stored. Sends subscription_contracts/create like any new contract.
+ */
+export function atomicCreateContract(state: SimState, shop: ShopState, input: AtomicCreateRaw, now: Date): Outcome<Contract> {
+  const at = (...path: (string | number)[]) => ["input", ...path.map(String)];
+  const customer = input.customerId ? shop.customers[input.customerId] : undefined;
+  if (!customer) return refuse("Customer does not exist", at("customerId"), "CUSTOMER_DOES_NOT_EXIST");
+  const draft = input.contract ?? {};
+  const next = typeof input.nextBillingDate === "string" ? new Date(input.nextBillingDate) : new Date(NaN);
+  if (Number.isNaN(next.getTime())) return refuse("Next billing date is invalid", at("nextBillingDate"), "INVALID_BILLING_DATE");
+  const lineInputs = input.lines ?? [];
+  if (lineInputs.length === 0) return refuse("Lines can't be blank", at("lines"), "INVALID_LINES");
+  if (lineInputs.length > 250) return refuse("Too many lines", at("lines"), "TOO_MANY_LINES");
+  const bp = draft.billingPolicy;
+  if (!bp) return refuse("Billing policy can't be blank", at("contract", "billingPolicy"), "PRESENCE");
+  if (!bp.intervalCount || bp.intervalCount < 1)
+    return refuse("Interval count must be greater than 0", at("contract", "billingPolicy", "intervalCount"), "GREATER_THAN");
+  const dp = draft.deliveryPolicy ?? bp;
+  if (!dp.intervalCount || dp.intervalCount < 1)
+    return refuse("Interval count must be greater than 0", at("contract", "deliveryPolicy", "intervalCount"), "GREATER_THAN");
+  const plans = new Map(Object.values(shop.sellingPlanGroups).flatMap((g) => g.sellingPlans.map((p) => [p.id, p] as const)));
+  const lines: Line[] = [];
+  for (const [i, { line }] of lineInputs.entries()) {
+    const variant = shop.variants[line.productVariantId];
+    if (!variant) return refuse("Product variant does not exist", at("lines", i, "line", "productVariantId"), "INVALID");
+    if (!Number.isInteger(line.quantity) || line.quantity < 1) {
+      return refuse("Quantity must be greater than or equal to 1", at("lines", i, "line", "quantity"), "GREATER_THAN_OR_EQUAL_TO");
+    }
+    const price = Number(line.currentPrice);
+    if (!Number.isFinite(price) || price < 0)
+      return refuse("Price must be greater than or equal to 0", at("lines", i, "line", "currentPrice"), "GREATER_THAN_OR_EQUAL_TO");
+    if (line.sellingPlanId && !plans.has(line.sellingPlanId)) return refuse("Selling plan does not exist", at("lines", i, "line", "sellingPlanId"), "INVALID");
+    const built = lineFor(state, shop, variant, line.quantity, String(line.currentPrice), line.sellingPlanId ?? null);
+    if (line.sellingPlanName) built.sellingPlanName = line.sellingPlanName;
+    lines.push(built);
+  }
+  let paymentMethodId: string | null = null;
+  if (draft.paymentMethodId) {
+    const found = findPaymentMethod(shop, draft.paymentMethodId);
+    if (!found) return refuse("Payment method does not exist", at("contract", "paymentMethodId"), "INVALID");
+    if (found.customer.id !== customer.id)
+      return refuse("The payment method customer must be the same as the contract customer", at("contract", "paymentMethodId"), "CUSTOMER_MISMATCH");
+    if (found.method.revokedAt) return refuse("Payment method is revoked", at("contract", "paymentMethodId"), "INVALID");
+    paymentMethodId = found.method.id;
+  }
+  const shipping = draft.deliveryMethod?.shipping?.address ?? null;
+  if (!shipping)
+    return refuse("The delivery method can't be blank if any lines require shipping", at("contract", "deliveryMethod"), "DELIVERY_METHOD_REQUIRED");
+  const createdAt = now.toISOString();
+  const contract: Contract = {
+    id: newGid(state, "SubscriptionContract"),
+    app: "self",
+    status: draft.status ?? "ACTIVE",
+    nextBillingDate: next.toISOString(),
+    cycleAnchor: next.toISOString(),
+    skippedCycles: [],
+    createdAt,
+    updatedAt: createdAt,
+    revisionId: 1,
+    currencyCode: input.currencyCode ?? shop.currencyCode,
+    customerId: customer.id,
+    paymentMethodId,
+    // A contract made by the API has no origin order.
+    originOrder: null,
+    billingPolicy: {
+      interval: bp.interval ?? "MONTH",
+      intervalCount: bp.intervalCount,
+      anchors: anchorsOf(bp),
+      minCycles: bp.minCycles ?? null,
+      maxCycles: bp.maxCycles ?? null,
+    },
+    deliveryPolicy: { interval: dp.interval ?? "MONTH", intervalCount: dp.intervalCount, anchors: anchorsOf(dp), minCycles: null, maxCycles: null },
+    lines,
+    customAttributes: (draft.customAttributes ?? []).map((a) => ({ key: a.key, value: a.value })),
+    deliveryAddress: toAddress(shipping),
+  };
+  shop.contracts[contract.id] = contract;
+  return ok(contract, [{ topic: "subscription_contracts/create", payload: contractPayload(contract), app: "self" }]);
 }

@@ -2,47 +2,45 @@
 // SIGTERM/SIGINT: stop taking jobs and let the active ones finish; a job still running after
 // the grace period is abandoned to BullMQ's stalled-job check, which hands it to another
 // worker. SIGKILL loses nothing for the same reason: the job's lock expires and it runs again.
-import { Worker } from "bullmq";
+import type { QueueName } from "../app/queues.server";
 import { applyLocalDefaults } from "../scripts/local-env";
 
 applyLocalDefaults();
 const { env } = await import("../app/env.server");
-const { QUEUES, queueConnection, closeQueues } = await import("../app/queues.server");
+const { QUEUES, closeQueues, createWorker } = await import("../app/queues.server");
 const { PROCESSORS } = await import("./processors");
 const { assertSchedules, keepSchedules } = await import("./schedules");
 const { log } = await import("../app/log.server");
 
 const config = env();
+if (process.env.NODE_ENV !== "production") {
+  // `npm run workers` right after `npm ci`: say what to run rather than failing inside a job.
+  const { assertDatabaseReady } = await import("../scripts/services");
+  await assertDatabaseReady(config.DATABASE_URL).catch((err: Error) => {
+    console.error(err.message);
+    process.exit(1);
+  });
+}
 const selected = (config.WORKER_QUEUES || Object.values(QUEUES).join(","))
   .split(",")
   .map((q) => q.trim())
-  .filter(Boolean) as (keyof typeof PROCESSORS)[];
+  .filter(Boolean) as QueueName[];
 const lockDuration = config.WORKER_LOCK_MS;
 const graceMs = config.WORKER_SHUTDOWN_GRACE_MS;
 
-const workers = selected.map((name) => {
-  const handlers = PROCESSORS[name];
-  if (!handlers) throw new Error(`Unknown queue in WORKER_QUEUES: ${name}`);
-  const worker = new Worker(
-    name,
-    async (job) => {
-      const handler = handlers[job.name];
-      if (!handler) throw new Error(`No processor for ${name}/${job.name}`);
-      return handler(job);
-    },
-    {
-      connection: queueConnection(),
-      prefix: config.REDIS_PREFIX,
-      concurrency: config.WORKER_CONCURRENCY,
-      lockDuration,
-      stalledInterval: lockDuration,
-      maxStalledCount: 5,
-    },
-  );
+function startWorker<Q extends QueueName>(name: Q) {
+  if (!Object.hasOwn(PROCESSORS, name)) throw new Error(`Unknown queue in WORKER_QUEUES: ${name}`);
+  const worker = createWorker(name, PROCESSORS[name], {
+    concurrency: config.WORKER_CONCURRENCY,
+    lockDuration,
+    stalledInterval: lockDuration,
+    maxStalledCount: 5,
+  });
   worker.on("failed", (job, err) => log.warn("job failed", { queue: name, job: job?.name, id: job?.id, attempt: job?.attemptsMade, err }));
   worker.on("error", (err) => log.error("worker error", { queue: name, err }));
   return worker;
-});
+}
+const workers = selected.map((name) => startWorker(name));
 
 await assertSchedules(selected);
 const stopSchedules = keepSchedules(selected, config.WORKER_SCHEDULE_CHECK_MS);

@@ -1,52 +1,88 @@
 // What each queue's jobs do. Processors only call domain code, and every one of them is
 // safe to run twice: a job interrupted by a crash is run again from the start.
-import type { Job } from "bullmq";
-import { QUEUES, queue, type QueueName } from "../app/queues.server";
+import { QUEUES, enqueueBulk, type Processors } from "../app/queues.server";
 import { prisma } from "../app/db.server";
-import { reconcileShop, syncContractFromWebhook, type ContractWebhook } from "../app/domain/mirror.server";
-import { customerDataReport, redactCustomer, redactShop, type CustomerRef } from "../app/domain/shop-lifecycle.server";
+import { reconcileShop, syncContractFromWebhook } from "../app/domain/mirror.server";
+import { customerDataReport, redactCustomer, redactShop } from "../app/domain/shop-lifecycle.server";
 import { runDailySweep } from "../app/domain/sweeps.server";
-import { syncSellingPlanGroup, syncStorefrontMetafields, type SellingPlanGroupWebhook } from "../app/domain/storefront-sync.server";
+import { syncSellingPlanGroup, syncStorefrontMetafields } from "../app/domain/storefront-sync.server";
 import { renderExport } from "../app/domain/exports/render.server";
 import { requeueLostExports } from "../app/domain/exports/sweep.server";
-import type { ExportRenderPayload } from "../app/queues.server";
+import { runImport } from "../app/domain/imports/imports.server";
+import { requeueLostImports } from "../app/domain/imports/sweep.server";
+import { attemptDeliveries } from "../app/domain/webhooks/deliver.server";
+import { markInboundProcessed, requeueWebhookWork } from "../app/domain/webhooks/sweep.server";
+import { env } from "../app/env.server";
+import { runBilling } from "../app/domain/renewals/charge.server";
+import { handleBillingOutcome } from "../app/domain/renewals/outcomes.server";
+import { queueBillingRuns } from "../app/domain/renewals/jobs.server";
 
-type Processor = (job: Job) => Promise<unknown>;
+/** A job made from an inbound Shopify webhook (id shopify-<webhook id>) marks its stored row processed, so the sweeper leaves it be. */
+const inbound =
+  <J extends { id?: string }>(run: (job: J) => Promise<unknown>) =>
+  async (job: J) => {
+    const result = await run(job);
+    if (job.id?.startsWith("shopify-")) await markInboundProcessed(job.id.slice("shopify-".length));
+    return result;
+  };
 
-export const PROCESSORS: Record<QueueName, Record<string, Processor>> = {
-  [QUEUES.mirror]: {
-    "sync-contract": (job) => syncContractFromWebhook(job.data as ContractWebhook),
-    "reconcile-shop": (job) => reconcileShop((job.data as { domain: string }).domain),
+// Typed by QueueJobs (app/queues.server.ts): each job's data is the payload its producer sent,
+// and a job added there without a processor here is a type error (docs/decisions/040-typed-jobs.md).
+export const PROCESSORS: Processors = {
+  mirror: {
+    "sync-contract": inbound((job) => syncContractFromWebhook(job.data)),
+    "reconcile-shop": (job) => reconcileShop(job.data.domain),
     // A plan changed on the platform: mirror its child plans, then the storefront metafields.
-    "sync-selling-plan-group": (job) => syncSellingPlanGroup(job.data as SellingPlanGroupWebhook),
+    "sync-selling-plan-group": inbound((job) => syncSellingPlanGroup(job.data)),
     // The storefront metafields of one shop, all rewritten (the nightly repair of drift).
-    "sync-storefront": (job) => syncStorefrontMetafields((job.data as { domain: string }).domain, { force: true }),
+    "sync-storefront": (job) => syncStorefrontMetafields(job.data.domain, { force: true }),
   },
-  [QUEUES.privacy]: {
-    "redact-shop": (job) => redactShop((job.data as { domain: string }).domain),
-    "redact-customer": (job) => redactCustomer(job.data as CustomerRef),
-    "customer-data-request": (job) => customerDataReport(job.data as CustomerRef & { requestId: string }),
+  privacy: {
+    "redact-shop": inbound((job) => redactShop(job.data.domain)),
+    "redact-customer": inbound((job) => redactCustomer(job.data)),
+    "customer-data-request": inbound((job) => customerDataReport(job.data)),
   },
-  [QUEUES.sweeps]: {
+  sweeps: {
     "daily-sweep": () => runDailySweep(),
     // Nightly drift repair: every installed shop's mirror is rebuilt from the platform.
     "reconcile-all": async () => {
       const shops = await prisma.shop.findMany({ where: { installState: "INSTALLED" }, select: { domain: true } });
       const day = new Date().toISOString().slice(0, 10);
-      await queue(QUEUES.mirror).addBulk(
+      await enqueueBulk(
+        QUEUES.mirror,
         shops.flatMap((s) => [
-          { name: "reconcile-shop", data: { domain: s.domain }, opts: { jobId: `reconcile-${s.domain}-${day}` } },
-          { name: "sync-storefront", data: { domain: s.domain }, opts: { jobId: `storefront-${s.domain}-${day}` } },
+          { name: "reconcile-shop" as const, data: { domain: s.domain }, opts: { jobId: `reconcile-${s.domain}-${day}` } },
+          { name: "sync-storefront" as const, data: { domain: s.domain }, opts: { jobId: `storefront-${s.domain}-${day}` } },
         ]),
       );
       return { shops: shops.length };
     },
     // Exports whose BullMQ job Redis lost are handed to the queue again (PostgreSQL is the truth).
     "exports-requeue": () => requeueLostExports(new Date()),
+    // Imports likewise: the run resumes from its items and ledger (docs/decisions/086).
+    "imports-requeue": () => requeueLostImports(new Date()),
+    // Inbound webhooks and outbound deliveries whose job Redis lost go back to the queues.
+    "webhooks-requeue": () => requeueWebhookWork(new Date()),
   },
-  [QUEUES.exports]: {
+  exports: {
     // A retryable failure throws (BullMQ retries with back-off); on the last attempt it fails the job.
-    render: (job) => renderExport((job.data as ExportRenderPayload).exportId, { finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) }),
+    render: (job) => renderExport(job.data.exportId, { finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) }),
+  },
+  imports: {
+    // Resumable: a rerun (crash, retry) skips what the import's items already record as settled.
+    run: (job) => runImport(job.data.importId, { finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) }),
+  },
+  webhooks: {
+    // An event's first attempts, or one delivery's next attempt; a retry is a new (delayed) job (docs/decisions/052).
+    deliver: (job) => attemptDeliveries(job.data),
+  },
+  billing: {
+    // The scheduler's tick: one billing-run job per installed shop (at most one per shop at a time).
+    "billing-tick": () => queueBillingRuns(),
+    // One shop's run: charges what is due, retries what dunning scheduled, sends reminders.
+    "billing-run": (job) => runBilling(job.data.shopDomain),
+    // subscription_billing_attempts/success|failure|challenged (docs/decisions/080).
+    "billing-outcome": inbound((job) => handleBillingOutcome(job.data)),
   },
 };
 
@@ -55,4 +91,7 @@ export const SCHEDULES = [
   { queue: QUEUES.sweeps, id: "daily-sweep", pattern: "0 3 * * *", name: "daily-sweep" },
   { queue: QUEUES.sweeps, id: "reconcile-all", pattern: "30 3 * * *", name: "reconcile-all" },
   { queue: QUEUES.sweeps, id: "exports-requeue", pattern: "*/5 * * * *", name: "exports-requeue" },
+  { queue: QUEUES.sweeps, id: "imports-requeue", pattern: "*/5 * * * *", name: "imports-requeue" },
+  { queue: QUEUES.sweeps, id: "webhooks-requeue", pattern: env().WEBHOOK_SWEEP_CRON, name: "webhooks-requeue" },
+  { queue: QUEUES.billing, id: "billing-tick", pattern: env().BILLING_CRON, name: "billing-tick" },
 ] as const;

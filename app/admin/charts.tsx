@@ -35,7 +35,19 @@ export interface BarDatum {
   [series: string]: string | number;
 }
 
-export function BarChart({ data, keys, label, height = 260, format }: { data: BarDatum[]; keys: string[]; label: string; height?: number; format?: (v: number) => string }) {
+export function BarChart({
+  data,
+  keys,
+  label,
+  height = 260,
+  format,
+}: {
+  data: BarDatum[];
+  keys: string[];
+  label: string;
+  height?: number;
+  format?: (v: number) => string;
+}) {
   return (
     <Measured height={height} label={label}>
       {(width) => (
@@ -72,7 +84,19 @@ export interface LineSeries {
   data: Array<{ x: number | string; y: number | null }>;
 }
 
-export function LineChart({ series, label, height = 280, xLegend, format }: { series: LineSeries[]; label: string; height?: number; xLegend?: string; format?: (v: number) => string }) {
+export function LineChart({
+  series,
+  label,
+  height = 280,
+  xLegend,
+  format,
+}: {
+  series: LineSeries[];
+  label: string;
+  height?: number;
+  xLegend?: string;
+  format?: (v: number) => string;
+}) {
   return (
     <Measured height={height} label={label}>
       {(width) => (

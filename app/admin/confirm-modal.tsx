@@ -4,7 +4,15 @@
 import type { ReactNode } from "react";
 import { BlockStack, Button, InlineStack, Modal, Text } from "@shopify/polaris";
 
-export function ConfirmModal(props: { open: boolean; title: string; children: ReactNode; confirmLabel: string; cancelLabel?: string; onConfirm: () => void; onClose: () => void }) {
+export function ConfirmModal(props: {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  cancelLabel?: string;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
   return (
     <Modal open={props.open} onClose={props.onClose} title={props.title}>
       <Modal.Section>

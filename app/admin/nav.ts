@@ -13,7 +13,11 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { label: "Home", href: "/app" },
   { label: "Subscriptions", href: "/app/subscriptions" },
   { label: "API keys", href: "/app/keys" },
+  { label: "Webhooks", href: "/app/webhooks" },
   { label: "Risk Center", href: "/app/risks" },
   { label: "Analytics", href: "/app/analytics" },
+  { label: "Export Center", href: "/app/exports" },
+  { label: "Import", href: "/app/imports" },
+  { label: "Billing settings", href: "/app/billing" },
   { label: "Plan", href: "/app/plan" },
 ];

@@ -1,4 +1,4 @@
-// Analytics (spec 1: /analytics/mrr, churn, cohorts, recovery). One implementation, in SQL, that
+// Analytics (/analytics/mrr, churn, cohorts, recovery: docs/decisions/022-analytics-definitions.md). One implementation, in SQL, that
 // the Admin API and the in-app dashboards both call. Every query is one aggregate over one shop's
 // rows (reached through the (shop_id, ...) indexes), so it never touches another shop's data and
 // its cost is bounded by that shop's size, not by the table's (1M contracts across 100 shops).
@@ -60,7 +60,10 @@ export async function mrr(shopId: string, now = new Date()): Promise<MrrJson> {
   const cents = new Map(rows.map((r) => [r.currency_code, BigInt(r.cents)]));
   return {
     as_of: now.toISOString(),
-    mrr: sortMoney(rows.map((r) => money(BigInt(r.cents), r.currency_code)!), cents),
+    mrr: sortMoney(
+      rows.map((r) => money(BigInt(r.cents), r.currency_code)!),
+      cents,
+    ),
     active_contracts: rows.reduce((s, r) => s + r.active, 0),
     contracts_missing_amount: rows.reduce((s, r) => s + r.missing, 0),
   };
@@ -72,9 +75,9 @@ export interface ChurnJson {
   range: Range;
   start: string;
   end: string;
-  /** Live (not cancelled/expired) contracts created before start. */
+  /** Contracts created before start that had not ended by it (ended_at, docs/decisions/041). */
   subscribers_at_start: number;
-  /** Of those, the ones that ended (CANCELLED or EXPIRED) within the range. */
+  /** Of those, the ones that ended (CANCELLED, EXPIRED or FAILED) within the range. */
   churned: number;
   /** churned / subscribers_at_start, 4 decimals; null when there was nobody to churn. */
   churn_rate: number | null;
@@ -87,14 +90,14 @@ export async function churn(shopId: string, range: Range, now = new Date()): Pro
   const { start, end } = rangeBounds(range, now);
   const [r] = await prisma.$queryRaw<Array<{ at_start: number; churned: number; created: number; ended: number }>>`
     WITH c AS (
-      SELECT created_at, updated_at, status IN ('CANCELLED'::"ContractStatus", 'EXPIRED'::"ContractStatus") AS ended
+      SELECT created_at, ended_at
       FROM contracts WHERE shop_id = ${shopId} AND created_by_service AND created_at < ${end}
     )
     SELECT
-      count(*) FILTER (WHERE created_at < ${start} AND NOT (ended AND updated_at < ${start}))::int AS at_start,
-      count(*) FILTER (WHERE created_at < ${start} AND ended AND updated_at >= ${start} AND updated_at < ${end})::int AS churned,
+      count(*) FILTER (WHERE created_at < ${start} AND (ended_at IS NULL OR ended_at >= ${start}))::int AS at_start,
+      count(*) FILTER (WHERE created_at < ${start} AND ended_at >= ${start} AND ended_at < ${end})::int AS churned,
       count(*) FILTER (WHERE created_at >= ${start})::int AS created,
-      count(*) FILTER (WHERE ended AND updated_at >= ${start} AND updated_at < ${end})::int AS ended
+      count(*) FILTER (WHERE ended_at >= ${start} AND ended_at < ${end})::int AS ended
     FROM c`;
   return {
     range,

@@ -3,7 +3,7 @@
 // confirmation page, and the app learns the outcome by re-reading
 // currentAppInstallation.activeSubscriptions (on the app_subscriptions/update webhook and when
 // the Plan page opens). shop.plan.partnerDevelopment is read at the same time: a development
-// store passes the plan gate only once it is on a paid Shopify plan (spec 1, Authentication
+// store passes the plan gate only once it is on a paid Shopify plan (docs/decisions/064-billing.md
 // rule 4), and Shopify accepts only test charges from it.
 // A support override (CLI `shops plan`, the demo seed; setAppPlan in shop-lifecycle.server.ts)
 // pins the plan whatever Billing says until cleared; the gate reads

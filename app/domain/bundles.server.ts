@@ -1,4 +1,4 @@
-// Bundle reads (spec 1: Bundle = selling_plan_group_id; boxes with items per period).
+// Bundle reads (/docs#tag/Admin-API:-Bundles; Bundle = selling_plan_group_id; boxes with items per period).
 import type { Bundle, BundleBox, BundleBoxItem, SellingPlanGroup } from "@prisma/client";
 import { prisma } from "../db.server";
 import { ApiError } from "../errors";

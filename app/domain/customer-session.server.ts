@@ -1,4 +1,4 @@
-// Customer API sessions (spec 3, Authentication): `svc_cst_` + a stateless claim signed with
+// Customer API sessions (/docs#tag/Customer-API:-Session): `svc_cst_` + a stateless claim signed with
 // SERVICE_SECRET naming the shop, the customer and the publishable key it was minted under.
 // Nothing is stored: the kernel re-resolves the publishable key on every request, so revoking
 // the key ends its sessions, a session from another shop fails, and rotating SERVICE_SECRET
@@ -29,10 +29,7 @@ export interface IssuedSession {
   expiresIn: number;
 }
 
-export function issueCustomerSession(
-  input: { shopId: string; customerId: string; keyId: string },
-  opts: { now?: Date; secret?: string } = {},
-): IssuedSession {
+export function issueCustomerSession(input: { shopId: string; customerId: string; keyId: string }, opts: { now?: Date; secret?: string } = {}): IssuedSession {
   const nowS = Math.floor((opts.now ?? new Date()).getTime() / 1000);
   const claim: Claim = { v: 1, s: input.shopId, c: input.customerId, k: input.keyId, e: nowS + SESSION_TTL_SECONDS };
   const payload = Buffer.from(JSON.stringify(claim)).toString("base64url");
@@ -40,16 +37,10 @@ export function issueCustomerSession(
   return { token, expiresAt: new Date(claim.e * 1000), expiresIn: SESSION_TTL_SECONDS };
 }
 
-export type SessionCheck =
-  | { ok: true; customerId: string; expiresAt: Date }
-  | { ok: false; reason: "invalid" | "expired" };
+export type SessionCheck = { ok: true; customerId: string; expiresAt: Date } | { ok: false; reason: "invalid" | "expired" };
 
 /** Verify a presented session against the shop and publishable key that authenticated this request. */
-export function verifyCustomerSession(
-  token: string,
-  expect: { shopId: string; keyId: string },
-  opts: { now?: Date; secret?: string } = {},
-): SessionCheck {
+export function verifyCustomerSession(token: string, expect: { shopId: string; keyId: string }, opts: { now?: Date; secret?: string } = {}): SessionCheck {
   if (!token.startsWith(SESSION_PREFIX) || token.length > 2048) return { ok: false, reason: "invalid" };
   const body = token.slice(SESSION_PREFIX.length);
   const dot = body.indexOf(".");

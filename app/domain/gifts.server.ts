@@ -1,4 +1,4 @@
-// Gift reads (spec 1, "Other records named": Gift). Names, e-mails and the message are protected
+// Gift reads (/docs#tag/Admin-API:-Gifts). Names, e-mails and the message are protected
 // customer data: null unless the key holds read:customers. The claim token is never returned at
 // any scope (only its hash is stored, and it is never selected into a response).
 import type { Gift } from "@prisma/client";
@@ -37,7 +37,7 @@ export interface GiftJson {
 }
 
 export function giftJson(g: Omit<Gift, "claimTokenHash"> & { contractGid: string | null }, canReadCustomers: boolean): GiftJson {
-  const pii = <T>(v: T) => (canReadCustomers ? v ?? null : null);
+  const pii = <T>(v: T) => (canReadCustomers ? (v ?? null) : null);
   return {
     id: g.id,
     contract_id: g.contractGid,
@@ -58,12 +58,7 @@ export function giftJson(g: Omit<Gift, "claimTokenHash"> & { contractGid: string
   };
 }
 
-export async function listGifts(ctx: {
-  shopId: string;
-  canReadCustomers: boolean;
-  filters: GiftFilters;
-  page: PageRequest;
-}): Promise<PageResult<GiftJson>> {
+export async function listGifts(ctx: { shopId: string; canReadCustomers: boolean; filters: GiftFilters; page: PageRequest }): Promise<PageResult<GiftJson>> {
   const rows = await prisma.gift.findMany({
     where: {
       shopId: ctx.shopId,

@@ -22,8 +22,6 @@ async function pingRedis(): Promise<string> {
 
 export async function checkHealth(): Promise<{ ok: boolean; failing: string[] }> {
   const [db, cache] = await Promise.allSettled([within(prisma.$queryRaw`SELECT 1`), within(pingRedis())]);
-  const failing = [db.status === "rejected" ? "database" : null, cache.status === "rejected" ? "redis" : null].filter(
-    (x): x is string => x !== null,
-  );
+  const failing = [db.status === "rejected" ? "database" : null, cache.status === "rejected" ? "redis" : null].filter((x): x is string => x !== null);
   return { ok: failing.length === 0, failing };
 }

@@ -6,7 +6,7 @@
 import type { Redis } from "ioredis";
 import { env } from "../env.server";
 import { log } from "../log.server";
-import { redis } from "../redis.server";
+import { luaCommand, redis } from "../redis.server";
 
 export const USAGE_DAYS = 30;
 const TTL_SECONDS = 32 * 86_400;
@@ -21,16 +21,24 @@ export interface KeyUsage {
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const usageKey = (keyId: string, date: string) => `${env().REDIS_PREFIX}:usage:${keyId}:${date}`;
 
+// KEYS[1] the key's hash for the day; ARGV[1] its TTL in seconds; ARGV[2..] the fields to count.
+// One command per answer: a MULTI of the same writes cost the kernel about twice the CPU
+// (docs/decisions/060-key-usage-counter.md).
+const LUA = `
+for i = 2, #ARGV do redis.call('HINCRBY', KEYS[1], ARGV[i], 1) end
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return 0
+`;
+
+const command = luaCommand<(key: string, ttl: number, ...fields: string[]) => Promise<number>>("svcCountKeyUsage", 1, LUA);
+
 /** Counts one answered request of `keyId` with HTTP `status`. Never throws, never awaited by the caller. */
 export function recordKeyUsage(keyId: string, status: number, opts: { now?: Date; client?: Redis } = {}): Promise<void> {
-  const k = usageKey(keyId, day(opts.now ?? new Date()));
-  const multi = (opts.client ?? redis()).multi().hincrby(k, "requests", 1);
-  if (status === 429) multi.hincrby(k, "rate_limited", 1);
-  if (status >= 400 && status < 500) multi.hincrby(k, "client_errors", 1);
-  if (status >= 500) multi.hincrby(k, "server_errors", 1);
-  return multi
-    .expire(k, TTL_SECONDS)
-    .exec()
+  const fields = ["requests"];
+  if (status === 429) fields.push("rate_limited");
+  if (status >= 400 && status < 500) fields.push("client_errors");
+  if (status >= 500) fields.push("server_errors");
+  return command(opts.client ?? redis())(usageKey(keyId, day(opts.now ?? new Date())), TTL_SECONDS, ...fields)
     .then(() => undefined)
     .catch((err: unknown) => log.warn("key usage not counted", { err }));
 }

@@ -1,4 +1,4 @@
-// API keys (spec 1, Authentication; decision 010). A key is `svc_sk_<id>_<secret>` (secret) or
+// API keys (docs/decisions/010-key-format-and-hashing.md). A key is `svc_sk_<id>_<secret>` (secret) or
 // `svc_pk_<id>_<secret>` (publishable). The id is the ApiKey primary key, so authentication is
 // one indexed lookup; only HMAC-SHA256(SERVICE_SECRET, salt || secret) is stored, so a database
 // leak yields nothing usable and rotating SERVICE_SECRET invalidates every key at once.
@@ -10,7 +10,7 @@ import { hotQuery } from "../pg.server";
 import { env } from "../env.server";
 import { ApiError } from "../errors";
 
-/** The published vocabulary (spec 1, Authentication), in documentation order. */
+/** The published vocabulary (/docs#section/Surfaces), in documentation order. */
 export const PUBLISHED_SCOPES = [
   "read:subscriptions",
   "read:customers",
@@ -31,7 +31,7 @@ export const PUBLISHED_SCOPES = [
 ] as const;
 export type Scope = (typeof PUBLISHED_SCOPES)[number];
 
-/** Published but not built (spec 1 rule 11): never offered at minting. */
+/** Published but not built (docs/decisions/010-key-format-and-hashing.md): never offered at minting. */
 export const UNBUILT_SCOPES: readonly Scope[] = ["write:plans", "write:bundles", "write:mixmatch", "write:gifts", "write:winback"];
 
 /** What a secret key may be minted with. write:subscriptions is offered but never defaulted. */
@@ -40,7 +40,7 @@ export const MINTABLE_SCOPES: readonly Scope[] = PUBLISHED_SCOPES.filter((s) => 
 /**
  * A publishable key lives in browsers and theme files, so it may only carry the catalogue reads
  * the Storefront API serves; customer data is reached on the Customer API through a session,
- * never through the key's scopes (spec 3: "the publishable key confers no authority").
+ * never through the key's scopes (the publishable key confers no authority on its own: /docs#tag/Customer-API:-Session).
  */
 export const PUBLISHABLE_SCOPES: readonly Scope[] = ["read:plans", "read:bundles", "read:mixmatch"];
 
@@ -80,6 +80,9 @@ export interface MintedKey {
 export function validateScopes(kind: KeyKind, scopes: string[]): Scope[] {
   const offered: readonly string[] = kind === "SECRET" ? MINTABLE_SCOPES : PUBLISHABLE_SCOPES;
   const unique = [...new Set(scopes)];
+  // A secret key with no scope could call nothing; a publishable key with none is the Customer
+  // API's key (sessions carry the authority there, not the key).
+  if (kind === "SECRET" && unique.length === 0) throw new ApiError("invalid_request", "a secret key needs at least one scope");
   for (const s of unique) {
     if (!offered.includes(s)) {
       const why = (PUBLISHED_SCOPES as readonly string[]).includes(s)
@@ -148,7 +151,7 @@ export async function revokeKey(id: string, opts: { shopId?: string } = {}): Pro
   return true;
 }
 
-/** Uninstall revokes every key of the shop; reinstalling does not resurrect them (spec 1 rule 6). */
+/** Uninstall revokes every key of the shop; reinstalling does not resurrect them (docs/decisions/010-key-format-and-hashing.md). */
 export async function revokeAllKeys(shopId: string): Promise<number> {
   const r = await prisma.apiKey.updateMany({ where: { shopId, revokedAt: null }, data: { revokedAt: new Date() } });
   return r.count;
@@ -221,7 +224,7 @@ export async function authenticateKey(token: string, opts: { kind?: KeyKind; now
   const id = m[2];
   const secret = m[3];
 
-  const [row] = await hotQuery<AuthRow>({ text: AUTH_SQL, values: [id] }, "svc_authenticate_key");
+  const [row] = await hotQuery<AuthRow>({ text: AUTH_SQL, values: [id] }, { name: "svc_authenticate_key" });
   const presented = hashSecret(row?.salt ?? DUMMY_SALT, secret);
   if (!row || !digestsEqual(presented, row.secret_hash) || row.kind !== kind) return { ok: false, reason: "invalid" };
 

@@ -10,7 +10,10 @@ import type { ContractStatus, Prisma } from "@prisma/client";
 import { prisma } from "../db.server";
 import { platformFor } from "../platform/index.server";
 import type { PlatformContract } from "../platform/port";
-import { recordEvent, type EventType } from "./events.server";
+import type { EventType } from "./webhooks/catalogue";
+import { publishEvent, type Published } from "./webhooks/publish.server";
+import { dispatchDeliveries } from "./webhooks/jobs.server";
+import { parseDecimalToMinor } from "./money.server";
 
 type Tx = Prisma.TransactionClient;
 
@@ -19,8 +22,6 @@ function requireCustomer(c: PlatformContract): string {
   if (!c.customerId) throw new Error(`Contract ${c.id} has no customer`);
   return c.customerId;
 }
-
-const toCents = (amount: string) => Math.round(Number(amount) * 100);
 
 /** Monthly equivalent of one charge, from the billing policy (anchored plans: one charge per anchor). */
 export function monthlyCents(chargeCents: number, policy: PlatformContract["billingPolicy"]): number {
@@ -42,6 +43,21 @@ export function frequencyLabel(policy: PlatformContract["billingPolicy"]): strin
   return policy.intervalCount === 1 ? `Every ${unit}` : `Every ${policy.intervalCount} ${unit}s`;
 }
 
+/** The platform statuses that end a contract (reactivation is a change back to ACTIVE). */
+export const ENDED_STATUSES: readonly ContractStatus[] = ["CANCELLED", "EXPIRED", "FAILED"];
+
+/**
+ * When the contract ended (docs/decisions/041-contract-ended-at.md): the platform's time of the
+ * read that first showed it CANCELLED, EXPIRED or FAILED (its updatedAt, the time of that status
+ * change); kept while it stays ended (a later edit of an ended contract, or a move between two
+ * ended statuses, does not move it); null while live, so a reactivation clears it.
+ */
+export function endedAt(existing: { status: ContractStatus; endedAt: Date | null } | null, c: Pick<PlatformContract, "status" | "updatedAt">): Date | null {
+  if (!ENDED_STATUSES.includes(c.status as ContractStatus)) return null;
+  if (existing?.endedAt && ENDED_STATUSES.includes(existing.status)) return existing.endedAt;
+  return new Date(c.updatedAt);
+}
+
 async function sellingPlanGroupGid(tx: Tx, shopId: string, sellingPlanGid: string | null): Promise<string | null> {
   if (!sellingPlanGid) return null;
   const plan = await tx.sellingPlan.findFirst({
@@ -59,13 +75,15 @@ async function sellingPlanGroupGid(tx: Tx, shopId: string, sellingPlanGid: strin
 export async function upsertContract(tx: Tx, shopId: string, c: PlatformContract): Promise<ContractStatus | null> {
   const existing = await tx.contract.findUnique({
     where: { shopId_contractGid: { shopId, contractGid: c.id } },
-    select: { id: true, status: true, revision: true },
+    select: { id: true, status: true, revision: true, endedAt: true },
   });
   const revision = BigInt(c.revisionId || "0");
   if (existing && existing.revision >= revision) return existing.status;
 
   const first = c.lines[0];
-  const chargeCents = c.lines.reduce((sum, l) => sum + toCents(l.priceAmount) * l.quantity, 0);
+  // Minor units in the contract's own currency (JPY has none, KWD three): docs/decisions/020.
+  const toMinor = (amount: string) => parseDecimalToMinor(amount, c.currencyCode);
+  const chargeCents = c.lines.reduce((sum, l) => sum + toMinor(l.priceAmount) * l.quantity, 0);
   const fields = {
     status: c.status as ContractStatus,
     nextBillingAt: c.nextBillingDate ? new Date(c.nextBillingDate) : null,
@@ -83,6 +101,7 @@ export async function upsertContract(tx: Tx, shopId: string, c: PlatformContract
     createdByService: true,
     revision,
     updatedAt: new Date(c.updatedAt),
+    endedAt: endedAt(existing, c),
     mirroredAt: new Date(),
   };
   const lines = c.lines.map((l, position) => ({
@@ -92,13 +111,16 @@ export async function upsertContract(tx: Tx, shopId: string, c: PlatformContract
     title: l.title,
     variantTitle: l.variantTitle,
     quantity: l.quantity,
-    priceCents: toCents(l.priceAmount),
+    priceCents: toMinor(l.priceAmount),
     sellingPlanGid: l.sellingPlanId,
     position,
   }));
 
   if (existing) {
-    await tx.contract.update({ where: { id: existing.id }, data: fields });
+    // The revision is checked again by the UPDATE itself: a newer snapshot committed since the read
+    // above (a reconcile racing a webhook job that read the platform earlier) wins, whoever read first.
+    const { count } = await tx.contract.updateMany({ where: { id: existing.id, revision: { lt: revision } }, data: fields });
+    if (count === 0) return existing.status;
     await tx.contractLine.deleteMany({ where: { contractId: existing.id } });
     await tx.contractLine.createMany({ data: lines.map((l) => ({ ...l, contractId: existing.id })) });
     return existing.status;
@@ -109,7 +131,7 @@ export async function upsertContract(tx: Tx, shopId: string, c: PlatformContract
   return null;
 }
 
-/** Which event a status change announces, if any (spec: the update webhook is the chokepoint). */
+/** Which event a status change announces, if any (the update webhook is the chokepoint: docs/decisions/005). */
 export function eventForTransition(previous: ContractStatus | null, next: ContractStatus, created: boolean): EventType | null {
   if (created && previous === null) return "subscription.created";
   if (previous === next) return null;
@@ -127,7 +149,8 @@ export type ContractWebhook = {
   /** Status named by the webhook payload (upper-cased), and its revision. */
   status: ContractStatus;
   revision: string;
-  occurredAt?: Date;
+  /** When the platform sent it (ISO 8601): payloads cross Redis as JSON. */
+  occurredAt?: string;
 };
 
 /**
@@ -142,30 +165,38 @@ export async function syncContractFromWebhook(hook: ContractWebhook): Promise<"m
   const contract = await platform.getContract(hook.contractGid);
   if (!contract) return "ignored"; // not ours (read_own) or gone
 
-  await prisma.$transaction(async (tx) => {
+  // The mirror, the announcement and its deliveries commit together (the outbox, decision 051).
+  const announced = await prisma.$transaction(async (tx): Promise<Published[]> => {
     await upsertContract(tx, shop.id, contract);
     const row = await tx.contract.findUniqueOrThrow({
       where: { shopId_contractGid: { shopId: shop.id, contractGid: hook.contractGid } },
       select: { id: true, customerGid: true, announcedStatus: true, announcedRevision: true },
     });
     const revision = BigInt(hook.revision || "0");
-    if (row.announcedStatus !== null && revision <= row.announcedRevision) return;
+    if (row.announcedStatus !== null && revision <= row.announcedRevision) return [];
     const type = eventForTransition(row.announcedStatus, hook.status, hook.topic === "subscription_contracts/create");
     await tx.contract.update({ where: { id: row.id }, data: { announcedStatus: hook.status, announcedRevision: revision } });
-    if (!type) return;
-    await recordEvent(tx, {
-      shopId: shop.id,
-      type,
-      sourceKey: `shopify-webhook:${hook.webhookId}`,
-      occurredAt: hook.occurredAt,
-      data: {
-        contract_id: hook.contractGid,
-        customer_id: row.customerGid,
-        previous_status: row.announcedStatus,
-        new_status: hook.status,
-      },
-    });
+    if (!type) return [];
+    const sourceKey = `shopify-webhook:${hook.webhookId}`;
+    const published =
+      type === "subscription.created"
+        ? await publishEvent(tx, {
+            shopId: shop.id,
+            type,
+            sourceKey,
+            occurredAt: hook.occurredAt ? new Date(hook.occurredAt) : undefined,
+            data: { contract_id: hook.contractGid, customer_id: row.customerGid, status: hook.status },
+          })
+        : await publishEvent(tx, {
+            shopId: shop.id,
+            type,
+            sourceKey,
+            occurredAt: hook.occurredAt ? new Date(hook.occurredAt) : undefined,
+            data: { contract_id: hook.contractGid, customer_id: row.customerGid, previous_status: row.announcedStatus, new_status: hook.status },
+          });
+    return [published];
   });
+  await dispatchDeliveries(announced);
   return "mirrored";
 }
 

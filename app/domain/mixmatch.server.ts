@@ -1,4 +1,4 @@
-// Mix & Match reads (spec 1: full pickable catalogue, cart_group_id, price_cents snapshot).
+// Mix & Match reads (docs/decisions/020-admin-api-read-shapes.md: full pickable catalogue, cart_group_id, price_cents snapshot).
 import type { MixMatchPlan } from "@prisma/client";
 import { prisma } from "../db.server";
 import { ApiError } from "../errors";

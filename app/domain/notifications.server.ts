@@ -1,4 +1,4 @@
-// Notification log reads (spec 1: event, status, customer_id; no name or e-mail address, ever:
+// Notification log reads (/docs#tag/Admin-API:-Notifications; event, status, customer_id; no name or e-mail address, ever:
 // the table holds none, and nothing here joins to anything that does).
 import { prisma } from "../db.server";
 import { ApiError } from "../errors";
@@ -39,11 +39,7 @@ export interface NotificationJson {
   created_at: string;
 }
 
-export async function listNotifications(ctx: {
-  shopId: string;
-  filters: NotificationFilters;
-  page: PageRequest;
-}): Promise<PageResult<NotificationJson>> {
+export async function listNotifications(ctx: { shopId: string; filters: NotificationFilters; page: PageRequest }): Promise<PageResult<NotificationJson>> {
   const f = ctx.filters;
   const rows = await prisma.notificationLogEntry.findMany({
     where: {

@@ -1,4 +1,4 @@
-// Keyset paging shared by every Admin API list (spec 1, "List envelope and pagination").
+// Keyset paging shared by every Admin API list (/docs#section/Conventions; docs/decisions/012-cursors.md).
 // The order is (created_at desc, id desc). The domain speaks in decoded keysets; turning a
 // keyset into the opaque cursor string (and back, with invalid_cursor) is the HTTP kernel's job.
 import { Prisma } from "@prisma/client";

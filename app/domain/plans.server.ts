@@ -1,4 +1,4 @@
-// Plan reads (spec 1, "Plan" and "Schedule"). A plan is a selling plan group: the API returns
+// Plan reads (/docs#tag/Admin-API:-Plans). A plan is a selling plan group: the API returns
 // selling_plan_group_id and never the child selling plan id (the cart gap, rule 10).
 import type { SellingPlanGroup } from "@prisma/client";
 import { prisma } from "../db.server";
@@ -41,10 +41,7 @@ export interface PlanJson {
   updated_at: string;
 }
 
-type ScheduleCols = Pick<
-  SellingPlanGroup,
-  "scheduleMode" | "anchorDay" | "anchorMonths" | "cutoffDays" | "preAnchorBehavior" | "shipDay" | "scheduleLabel"
->;
+type ScheduleCols = Pick<SellingPlanGroup, "scheduleMode" | "anchorDay" | "anchorMonths" | "cutoffDays" | "preAnchorBehavior" | "shipDay" | "scheduleLabel">;
 
 /** Rolling plans are exactly { mode: "rolling" }; anchored plans carry every schedule field. */
 export function scheduleJson(g: ScheduleCols): ScheduleJson {

@@ -22,11 +22,16 @@ export function platformApiError(err: unknown, unavailableMessage = "The platfor
   }
 }
 
-/** Runs `fn` with the shop's port; failures come out as ApiErrors. */
-export async function callPlatform<T>(shopDomain: string, fn: (port: ShopifyPort) => Promise<T>, unavailableMessage?: string): Promise<T> {
+/** Runs `work` (calls on a port already at hand); failures come out as ApiErrors. */
+export async function platformErrors<T>(work: () => Promise<T>, unavailableMessage?: string): Promise<T> {
   try {
-    return await fn(await platformFor(shopDomain));
+    return await work();
   } catch (err) {
     throw platformApiError(err, unavailableMessage);
   }
+}
+
+/** Runs `fn` with the shop's port; failures come out as ApiErrors. */
+export function callPlatform<T>(shopDomain: string, fn: (port: ShopifyPort) => Promise<T>, unavailableMessage?: string): Promise<T> {
+  return platformErrors(async () => fn(await platformFor(shopDomain)), unavailableMessage);
 }

@@ -1,12 +1,12 @@
 // Query-parameter parsing shared by the Admin API reads and the in-app dashboards. Every rule
 // here is a 400 invalid_request naming the offending value: an unknown enum value or an
-// unparseable timestamp is never ignored (spec README, "Where the text says 'not shown'").
+// unparseable timestamp is never ignored (/docs#section/Decisions-on-open-points).
 import { ApiError } from "../errors";
 
 export type Query = URLSearchParams | Record<string, string | undefined>;
 
 export function getParam(q: Query, name: string): string | undefined {
-  const v = q instanceof URLSearchParams ? q.get(name) ?? undefined : q[name];
+  const v = q instanceof URLSearchParams ? (q.get(name) ?? undefined) : q[name];
   return v === undefined ? undefined : v;
 }
 
@@ -23,8 +23,7 @@ export function enumParam<T extends string>(q: Query, name: string, values: read
   return hit;
 }
 
-const ISO_TS =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?))?$/;
+const ISO_TS = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?))?$/;
 
 /**
  * Strict ISO 8601 timestamp: YYYY-MM-DDTHH:MM[:SS[.fff]] followed by Z or an offset, or a bare
@@ -36,7 +35,9 @@ export function parseIsoTimestamp(text: string): Date | null {
   if (!m) return null;
   const [, y, mo, d, h, mi, s, , zone] = m;
   if (h !== undefined && zone === undefined) return null;
-  const year = Number(y), month = Number(mo), day = Number(d);
+  const year = Number(y),
+    month = Number(mo),
+    day = Number(d);
   if (month < 1 || month > 12 || day < 1) return null;
   const dim = new Date(Date.UTC(year, month, 0)).getUTCDate();
   if (day > dim) return null;

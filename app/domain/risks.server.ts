@@ -65,7 +65,10 @@ const failingEndpoints: Check = async ({ shopId }) => {
 
 /** write:subscriptions lets the holder pause or cancel any contract. */
 const writeScopedKeys: Check = async ({ shopId, now }) => {
-  const rows = await prisma.apiKey.findMany({ where: { ...activeKeys(shopId, now), scopes: { has: "write:subscriptions" } }, select: { id: true, name: true } });
+  const rows = await prisma.apiKey.findMany({
+    where: { ...activeKeys(shopId, now), scopes: { has: "write:subscriptions" } },
+    select: { id: true, name: true },
+  });
   return rows.map((k) => ({
     id: `key_write_scope:${k.id}`,
     severity: "medium",

@@ -1,5 +1,5 @@
 // Live resolution of child selling plans at the platform, for the Storefront API and the
-// storefront metafields (spec 1 rule 10, the cart gap). A platform that does not answer is an
+// storefront metafields (the cart gap: docs/decisions/065-storefront-api.md). A platform that does not answer is an
 // error the caller sees (platform_unavailable, retryable), never a stale id from the mirror:
 // docs/decisions/065-storefront-api.md.
 import { ApiError } from "../errors";

@@ -1,5 +1,5 @@
 // Install, uninstall and GDPR erasure of a shop's data.
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Prisma } from "@prisma/client";
 import { prisma } from "../db.server";
@@ -24,9 +24,7 @@ async function ensureShopRow(domain: string): Promise<void> {
 /** Export files go through the export storage (docs/decisions/057-export-jobs.md). */
 export async function removeExportFiles(storageKeys: (string | null)[]): Promise<void> {
   const storage = exportStorage();
-  await Promise.all(
-    storageKeys.filter((k): k is string => !!k).map((k) => storage.remove(k).catch((err) => log.warn("export file not removed", { err }))),
-  );
+  await Promise.all(storageKeys.filter((k): k is string => !!k).map((k) => storage.remove(k).catch((err) => log.warn("export file not removed", { err }))));
 }
 
 /**
@@ -47,7 +45,7 @@ export async function uninstallShop(domain: string, within?: Tx): Promise<Uninst
     const keys = await tx.apiKey.updateMany({ where: { shopId: shop.id, revokedAt: null }, data: { revokedAt: now } });
     const endpoints = await tx.webhookEndpoint.updateMany({
       where: { shopId: shop.id, enabled: true },
-      data: { enabled: false, disabledReason: "uninstalled" },
+      data: { enabled: false, disabledReason: "uninstalled", disabledAt: now },
     });
     const files = await tx.exportJob.findMany({ where: { shopId: shop.id }, select: { storageKey: true } });
     const exports = await tx.exportJob.deleteMany({ where: { shopId: shop.id } });
@@ -128,7 +126,10 @@ export async function customerDataReport(ref: CustomerRef & { requestId: string 
   const file = path.join(dir, `${ref.requestId.replace(/[^\w-]/g, "_")}.json`);
   // Written beside, then renamed: a reader never sees half a report (rename is atomic).
   const partial = `${file}.partial`;
-  await writeFile(partial, JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2));
+  await writeFile(
+    partial,
+    JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2),
+  );
   await rename(partial, file);
   return file;
 }

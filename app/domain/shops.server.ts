@@ -8,10 +8,10 @@ export interface PlanFacts {
 }
 
 /**
- * The Developer API entitlement (spec 1, Authentication rule 4): Pro, and for a partner
+ * The Developer API entitlement (/docs#section/Conventions; docs/decisions/064-billing.md): Pro, and for a partner
  * development store also a paid platform plan. Pure over the Shop row, which the key lookup
  * joins on every request, so the gate is exactly as fresh as the row (the billing sync keeps the
- * row within the spec's 60 s; no extra in-process cache is needed or kept).
+ * row within the documented 60 s; no extra in-process cache is needed or kept).
  */
 export function planAllowsApi(shop: PlanFacts): boolean {
   if (shop.appPlan !== "PRO") return false;
@@ -27,7 +27,7 @@ export interface PortalConfigView {
   portal_actions: Record<`hide_${(typeof PORTAL_ACTIONS)[number]}`, boolean>;
 }
 
-/** The Customer API's GET /config (spec 3): the shop's PortalConfig, or the defaults when it has none. */
+/** The Customer API's GET /config (/docs#tag/Customer-API:-Portal): the shop's PortalConfig, or the defaults when it has none. */
 export async function portalConfigFor(shopId: string): Promise<PortalConfigView> {
   const row = await prisma.portalConfig.findUnique({ where: { shopId } });
   const hidden = new Set(row?.hiddenActions ?? []);

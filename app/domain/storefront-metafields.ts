@@ -1,6 +1,6 @@
 // The app-owned product metafields the theme app extension reads (extensions/subscriptions-theme).
 // Namespace "$app" makes them writable only by this app and public-read on the storefront; both
-// carry the resolved child selling_plan_id a cart line needs (spec 1 rule 10, the cart gap).
+// carry the resolved child selling_plan_id a cart line needs (the cart gap: docs/decisions/066-storefront-metafields.md).
 // The value shapes below are the contract between the app (storefront-sync.server.ts writes
 // them) and the Liquid blocks (which read them); docs/decisions/066-storefront-metafields.md.
 // No server imports: the theme tests build and render these values too.

@@ -1,6 +1,6 @@
 // Keeps the storefront metafields (app.bundle_plan, app.mix_match) current on the products
 // their plans are sold on, with the child selling plan id resolved live at the platform
-// (spec 1 rule 10; docs/decisions/066-storefront-metafields.md). Three callers, one function:
+// (docs/decisions/066-storefront-metafields.md). Three callers, one function:
 // the inbound selling_plan_groups/update webhook (through the mirror queue), the nightly
 // reconcile, and the demo seed / CLI. Safe to run twice; syncs of one shop run one at a time.
 import { prisma } from "../db.server";

@@ -20,7 +20,7 @@ export async function productPlans(ctx: ShopRef & { productGid: string }) {
   const product = await livePlatform(ctx.shopDomain, (port) => port.productSellingPlanGroups(ctx.productGid));
   if (!product) throw new ApiError("not_found", `No product ${ctx.productGid}`);
   const live = new Map(product.groups.map((g) => [g.groupId, g]));
-  // Groups another app owns are not in the mirror and stay invisible (spec 1 rule 5).
+  // Groups another app owns are not in the mirror and stay invisible (docs/decisions/065-storefront-api.md).
   const rows = await prisma.sellingPlanGroup.findMany({
     where: { shopId: ctx.shopId, status: "ACTIVE", groupGid: { in: [...live.keys()] } },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],

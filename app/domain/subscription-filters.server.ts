@@ -1,5 +1,5 @@
 // The subscription filters, one definition for every list of contracts: the admin's Subscriptions
-// page, the Export Center, the `subscriptions` export dataset (spec 2, "Filters") and the Admin
+// page, the Export Center, the `subscriptions` export dataset (docs/decisions/055-subscription-filters.md) and the Admin
 // API's GET /subscriptions. The domain takes typed options; the wire form (snake_case names,
 // strings from a query string or JSON) is parsed by the zod schema in
 // app/surfaces/subscription-filters.ts. docs/decisions/055-subscription-filters.md.

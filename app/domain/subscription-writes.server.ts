@@ -1,4 +1,4 @@
-// The six subscription writes (spec 1, "Subscription writes", "States and transitions";
+// The six subscription writes (/docs#tag/Admin-API:-Subscription-writes;
 // docs/decisions/023-subscription-writes.md). Each one:
 //   1. proves ownership against the mirror (service-created contract of this shop), else 404;
 //   2. validates its input and the target (pre-mutation: nothing spent, nothing called);
@@ -160,7 +160,7 @@ export async function skipSubscription(ctx: WriteContext): Promise<WriteReceipt>
   return receipt("skip", before, await reconciled(ctx));
 }
 
-/** The reschedule window (spec 1): the date must be in the future and within five years. */
+/** The reschedule window (docs/decisions/023-subscription-writes.md): the date must be in the future and within five years. */
 export function checkRescheduleDate(d: Date, now = new Date()): void {
   if (d.getTime() <= now.getTime()) throw new ApiError("invalid_request", "next_billing_at must be in the future.");
   if (d.getTime() > addMonths(now, FIVE_YEARS_MONTHS).getTime()) throw new ApiError("invalid_request", "next_billing_at must be within five years.");
@@ -253,7 +253,9 @@ export async function settleSubscriptionWrite(shopId: string, intent: WriteInten
     skip: () => iso(after.nextBillingAt) === intent.nextBillingAt,
     reschedule: () => iso(after.nextBillingAt) === intent.nextBillingAt,
     update_line: () =>
-      !!line && (intent.quantity === undefined || line.quantity === intent.quantity) && (intent.variantId === undefined || line.variantGid === intent.variantId),
+      !!line &&
+      (intent.quantity === undefined || line.quantity === intent.quantity) &&
+      (intent.variantId === undefined || line.variantGid === intent.variantId),
   };
   if (!applied[intent.action]()) return null;
   const before = { ...after, status: intent.previousStatus } as OwnedContract;

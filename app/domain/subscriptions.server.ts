@@ -1,4 +1,4 @@
-// Subscription reads over the contract mirror (spec 1: Subscription (mirror row), GET
+// Subscription reads over the contract mirror (/docs#tag/Admin-API:-Subscriptions; the mirror row, GET
 // /subscriptions, GET /subscriptions/{contract_gid}). Only contracts created by the service are
 // visible; any other contract is the same 404 as an unknown id.
 import { hotQuery } from "../pg.server";
@@ -20,7 +20,7 @@ export interface ReadContext {
   canReadCustomers: boolean;
 }
 
-/** GET /subscriptions (spec 1): status, plan_id (a selling plan group), customer_id, updated_after. */
+/** GET /subscriptions (/docs#tag/Admin-API:-Subscriptions): status, plan_id (a selling plan group), customer_id, updated_after. */
 export function parseSubscriptionFilters(q: Query): SubscriptionFilters {
   return {
     status: enumParam(q, "status", SUBSCRIPTION_FILTER_STATUSES),
@@ -75,7 +75,8 @@ export interface ContractRow {
   id: string;
   contract_gid: string;
   status: string;
-  next_billing_at: Date | null;
+  /** ISO 8601 (the list's query reads timestamps as ISO strings: hotQuery's isoTimestamps). */
+  next_billing_at: string | null;
   selling_plan_gid: string | null;
   selling_plan_group_gid: string | null;
   customer_gid: string;
@@ -87,8 +88,8 @@ export interface ContractRow {
   product_title: string | null;
   frequency_label: string | null;
   order_name: string | null;
-  created_at: Date;
-  updated_at: Date;
+  created_at: string;
+  updated_at: string;
 }
 
 // customer_id is a pseudonymous platform id, not protected customer data (names, e-mails, gift
@@ -98,7 +99,7 @@ export function subscriptionJson(r: ContractRow): SubscriptionJson {
   return {
     contract_id: r.contract_gid,
     status: r.status,
-    next_billing_at: iso(r.next_billing_at),
+    next_billing_at: r.next_billing_at,
     selling_plan_group_id: r.selling_plan_group_gid,
     selling_plan_id: r.selling_plan_gid,
     customer_id: r.customer_gid,
@@ -110,8 +111,8 @@ export function subscriptionJson(r: ContractRow): SubscriptionJson {
     product_title: r.product_title,
     frequency_label: r.frequency_label,
     order_name: r.order_name,
-    created_at: r.created_at.toISOString(),
-    updated_at: r.updated_at.toISOString(),
+    created_at: r.created_at,
+    updated_at: r.updated_at,
   };
 }
 
@@ -120,17 +121,20 @@ export async function listSubscriptions(
 ): Promise<PageResult<SubscriptionJson>> {
   const { limit, after } = ctx.page;
   // A keyset page on the hot-path pool (app/pg.server.ts): the list the benches measure.
-  const rows = await hotQuery<ContractRow>(Prisma.sql`
+  const rows = await hotQuery<ContractRow>(
+    Prisma.sql`
     SELECT ${Prisma.raw(SUBSCRIPTION_COLUMNS)} FROM contracts
     WHERE ${subscriptionFilterSql(ctx.shopId, ctx.filters, { after, now: ctx.now })}
     ORDER BY created_at DESC, id DESC
-    LIMIT ${limit + 1}`);
+    LIMIT ${limit + 1}`,
+    { isoTimestamps: true },
+  );
   const more = rows.length > limit;
   const slice = more ? rows.slice(0, limit) : rows;
   const last = slice[slice.length - 1];
   return {
     data: slice.map(subscriptionJson),
-    next: more && last ? { createdAt: last.created_at, id: last.id } : null,
+    next: more && last ? { createdAt: new Date(last.created_at), id: last.id } : null,
   };
 }
 
@@ -149,7 +153,16 @@ export function contractNotFound(contractGid: string): ApiError {
 }
 
 export function lineJson(
-  l: { lineGid: string; productGid: string | null; variantGid: string | null; title: string; variantTitle: string | null; quantity: number; priceCents: number; sellingPlanGid: string | null },
+  l: {
+    lineGid: string;
+    productGid: string | null;
+    variantGid: string | null;
+    title: string;
+    variantTitle: string | null;
+    quantity: number;
+    priceCents: number;
+    sellingPlanGid: string | null;
+  },
   currencyCode: string,
 ): LineJson {
   return {
@@ -169,7 +182,7 @@ export function contractToRow(c: OwnedContract): ContractRow {
     id: c.id,
     contract_gid: c.contractGid,
     status: c.status,
-    next_billing_at: c.nextBillingAt,
+    next_billing_at: iso(c.nextBillingAt),
     selling_plan_gid: c.sellingPlanGid,
     selling_plan_group_gid: c.sellingPlanGroupGid,
     customer_gid: c.customerGid,
@@ -181,8 +194,8 @@ export function contractToRow(c: OwnedContract): ContractRow {
     product_title: c.productTitle,
     frequency_label: c.frequencyLabel,
     order_name: c.orderName,
-    created_at: c.createdAt,
-    updated_at: c.updatedAt,
+    created_at: c.createdAt.toISOString(),
+    updated_at: c.updatedAt.toISOString(),
   };
 }
 

@@ -1,4 +1,4 @@
-// Win-back reads (spec 1: campaigns; send ledger with attribution outcome).
+// Win-back reads (/docs#tag/Admin-API:-Win-back; campaigns; send ledger with attribution outcome).
 import { prisma } from "../db.server";
 import { ApiError } from "../errors";
 import { iso, money, type Money } from "./money.server";

@@ -1,4 +1,4 @@
-// Credential checks shared by every surface, in the spec's order (decision 010):
+// Credential checks shared by every surface, in the documented order (/docs#section/Conventions; docs/decisions/010):
 // missing_credential → invalid_credential → credential_revoked → credential_expired →
 // shop_unavailable; the kernel then applies the plan gate and the route's scopes.
 import { ApiError } from "../errors";

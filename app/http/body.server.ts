@@ -1,5 +1,5 @@
 // Request bodies: counted while streaming (Content-Length is only a hint), capped at 1 MiB
-// (spec README), JSON only. Every failure is 400 invalid_request.
+// (/docs#section/Conventions), JSON only. Every failure is 400 invalid_request.
 import { ApiError } from "../errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,4 +1,4 @@
-// The one error envelope of every surface (spec 1, Errors) and the JSON response writer.
+// The one error envelope of every surface (/docs/api/errors) and the JSON response writer.
 import { env } from "../env.server";
 import { ERROR_CODES, type ErrorCode } from "../errors";
 

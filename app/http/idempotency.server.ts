@@ -1,4 +1,4 @@
-// Idempotency of the subscription writes (spec 1, "Idempotency"; docs/decisions/021-idempotency.md).
+// Idempotency of the subscription writes (docs/decisions/021-idempotency.md).
 //
 // The kernel (app/http/kernel.server.ts) calls `idempotencyHook` for every route with
 // `requiresIdempotencyKey`, after auth, plan gate, scopes, input validation and the header check,
@@ -40,7 +40,9 @@ export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
   if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(",")}]`;
   const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+  const keys = Object.keys(obj)
+    .filter((k) => obj[k] !== undefined)
+    .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(",")}}`;
 }
 
@@ -107,7 +109,16 @@ const conflictInFlight = () =>
 async function findRecord(shopId: string, key: string): Promise<StoredRecord | null> {
   const r = await prisma.idempotencyRecord.findUnique({
     where: { shopId_key: { shopId, key } },
-    select: { id: true, requestHash: true, responseStatus: true, responseHeaders: true, responseBody: true, createdAt: true, leaseExpiresAt: true, intent: true },
+    select: {
+      id: true,
+      requestHash: true,
+      responseStatus: true,
+      responseHeaders: true,
+      responseBody: true,
+      createdAt: true,
+      leaseExpiresAt: true,
+      intent: true,
+    },
   });
   if (r && Date.now() - r.createdAt.getTime() > IDEMPOTENCY_TTL_MS) {
     // Past retention but not yet swept: forgotten. Delete exactly that row (a fresh claim by a
@@ -271,4 +282,3 @@ export async function beforeMutation(intent?: WriteIntent): Promise<void> {
   scope.replay = holder;
   throw conflictInFlight(); // replaced by the replay in withIdempotency
 }
-

@@ -3,7 +3,7 @@
 // characters in every path parameter (app/http/kernel.server.ts).
 import { z } from "zod";
 
-/** gid://shopify/SubscriptionContract/<number> (spec 1, identifiers). */
+/** gid://shopify/SubscriptionContract/<number> (docs/decisions/020-admin-api-read-shapes.md). */
 export const contractGid = z
   .string()
   .regex(/^gid:\/\/shopify\/SubscriptionContract\/[0-9]{1,20}$/, "must be gid://shopify/SubscriptionContract/<number>")

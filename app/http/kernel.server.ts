@@ -1,5 +1,5 @@
 // The API kernel: one function per surface turns a Request into a Response. Order of checks
-// (spec 1; identical on every surface):
+// (/docs#section/Conventions; identical on every surface):
 //   preflight (CORS surfaces) → credential (401s) → origin allowlist → customer session →
 //   plan gate (403) → rate limit (429) → route (404 / 405) → scopes (403) → validation (400) →
 //   Idempotency-Key → handler.
@@ -41,7 +41,7 @@ export interface SurfaceConfig {
 }
 
 /**
- * Where idempotency plugs in (spec 1, Idempotency; app/http/idempotency.server.ts). Called only
+ * Where idempotency plugs in (docs/decisions/021-idempotency.md; app/http/idempotency.server.ts). Called only
  * for routes with requiresIdempotencyKey, after every validation (so those never spend a key),
  * with a valid header value. It must call `run` at most once and may instead return a stored
  * result (adding `Idempotency-Replayed: true`). `run` throws ApiError on failure; use
@@ -66,6 +66,8 @@ export interface Surface {
 }
 
 const IDEMPOTENCY_KEY_RE = /^[\x20-\x7e]{1,255}$/;
+// Matching control characters is the point here (a NUL reaches PostgreSQL as an error).
+// eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -138,7 +140,7 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
       if (config.customerSession && !(match.kind === "found" && match.route.session === false)) {
         customerId = authenticateSession(request, principal);
       }
-      // 3. plan gate (above scope, spec 1 rule 4)
+      // 3. plan gate (above scope: /docs#section/Conventions)
       if (!planAllowsApi(principal.shop)) {
         throw new ApiError("plan_upgrade_required", "The Developer API requires the Pro plan (development stores: a paid platform plan plus Pro).");
       }

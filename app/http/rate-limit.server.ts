@@ -1,11 +1,11 @@
-// Per-shop token buckets (spec 1 and 3, Limits; decision 011). One atomic Lua call per request
-// (ioredis defineCommand → EVALSHA, EVAL on NOSCRIPT). The bucket state is a hash of
+// Per-shop token buckets (/docs#section/Surfaces; docs/decisions/011-rate-limiter.md). One atomic Lua call per request
+// (luaCommand, app/redis.server.ts). The bucket state is a hash of
 // {tokens, ts}; refill is continuous at rate/min. If Redis is unreachable the limiter fails
 // open to a per-process bucket with the same parameters and logs a warning (decision 011).
 import type { Redis } from "ioredis";
 import { env } from "../env.server";
 import { log } from "../log.server";
-import { redis as sharedRedis } from "../redis.server";
+import { luaCommand, redis as sharedRedis } from "../redis.server";
 
 export interface BucketPolicy {
   /** Bucket name, part of the Redis key: admin | customer | storefront. */
@@ -65,16 +65,7 @@ redis.call('PEXPIRE', KEYS[1], math.ceil((cap - tokens) / rate) + 1000)
 return { allowed, tostring(tokens) }
 `;
 
-type TakeFn = (key: string, cap: number, rate: number, cost: number, now: string) => Promise<[number, string]>;
-const defined = new WeakSet<Redis>();
-
-function command(client: Redis): TakeFn {
-  if (!defined.has(client)) {
-    client.defineCommand("svcTakeToken", { numberOfKeys: 1, lua: LUA });
-    defined.add(client);
-  }
-  return (client as unknown as { svcTakeToken: TakeFn }).svcTakeToken.bind(client);
-}
+const command = luaCommand<(key: string, cap: number, rate: number, cost: number, now: string) => Promise<[number, string]>>("svcTakeToken", 1, LUA);
 
 export function bucketKey(policy: BucketPolicy, shopId: string): string {
   return `${env().REDIS_PREFIX}:rl:${policy.name}:${shopId}`;
@@ -124,7 +115,7 @@ export interface TakeOptions {
 
 /**
  * Take `cost` tokens from the shop's bucket. Exported for export jobs, which draw from the
- * Admin bucket (spec 2: "the rate limit is the Admin surface's ..., shared").
+ * Admin bucket, shared with the Admin API's requests (docs/decisions/057-export-jobs.md).
  */
 export async function takeToken(policy: BucketPolicy, shopId: string, opts: TakeOptions = {}): Promise<TakeResult> {
   const key = bucketKey(policy, shopId);

@@ -83,7 +83,7 @@ export interface RouteDef<
   summary: string;
   description?: string;
   tags?: string[];
-  /** Spec 1 Idempotency: the header is required and the idempotency layer wraps the handler. */
+  /** Idempotency (docs/decisions/021-idempotency.md): the header is required and the idempotency layer wraps the handler. */
   requiresIdempotencyKey?: boolean;
   /** Customer surface: false for the one route that runs without X-Service-Session (POST /session). */
   session?: boolean;

@@ -2,6 +2,7 @@
 // depends on this interface only; app/platform/graphql/adapter.server.ts implements it with real
 // Admin GraphQL requests (answered by the simulator in dev and tests, by Shopify in production).
 // Every method throws PlatformError (app/platform/errors.ts) on failure; none returns partial work.
+import type { PlatformError } from "./errors";
 
 export type ContractStatus = "ACTIVE" | "PAUSED" | "CANCELLED" | "EXPIRED" | "FAILED" | "STALE";
 export type BillingInterval = "DAY" | "WEEK" | "MONTH" | "YEAR";
@@ -23,6 +24,8 @@ export interface PlatformLine {
   priceAmount: string;
   sellingPlanId: string | null;
   sellingPlanName: string | null;
+  /** The line's custom attributes (the build-a-box pick is kept here; docs/decisions/070). */
+  customAttributes?: { key: string; value: string }[];
 }
 
 export interface PlatformContract {
@@ -149,6 +152,49 @@ export interface AppCharge {
   currentPeriodEnd: string | null;
 }
 
+/** A customer to create (customerCreate, then customerAddressCreate for the address). */
+export interface NewCustomer {
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  address: PlatformAddress | null;
+}
+
+/** A payment method held by the previous processor (customerPaymentMethodRemoteCreate). */
+export interface RemotePaymentReference {
+  gateway: "stripe" | "braintree" | "authorize_net";
+  /** The processor's customer (Stripe customer, Braintree customer, Authorize.net profile). */
+  customerId: string;
+  /** The processor's payment method (Stripe payment method, Braintree token, Authorize.net payment profile). */
+  paymentMethodId: string;
+}
+
+/** A service-owned contract to create in one call (subscriptionContractAtomicCreate). */
+export interface NewContract {
+  customerId: string;
+  currencyCode: string;
+  status: "ACTIVE" | "PAUSED" | "CANCELLED" | "EXPIRED" | "FAILED";
+  nextBillingDate: string;
+  interval: BillingInterval;
+  intervalCount: number;
+  /** Null for manual / invoice billing. */
+  paymentMethodId: string | null;
+  shippingAddress: PlatformAddress | null;
+  lines: { variantId: string; quantity: number; priceAmount: string; sellingPlanId: string | null }[];
+  /** Contract custom attributes (the import key rides here). */
+  attributes: Record<string, string>;
+}
+
+/** A billing attempt as subscriptionBillingAttemptCreate answers it (docs/decisions/080). */
+export interface PlatformBillingAttempt {
+  id: string;
+  idempotencyKey: string;
+  createdAt: string;
+  /** Usually "pending": the outcome arrives by subscription_billing_attempts/* webhook. */
+  state: "pending" | "succeeded" | "failed" | "challenged";
+}
+
 export interface ShopifyPort {
   readonly shop: string;
   getShop(): Promise<PlatformShop>;
@@ -164,8 +210,15 @@ export interface ShopifyPort {
     selector: { index?: number; date?: string },
   ): Promise<{ cycleIndex: number; skipped: boolean; billingAttemptExpectedDate: string }>;
   setNextBillingDate(gid: string, dateIso: string): Promise<{ id: string; nextBillingDate: string }>;
-  /** Draft → line update → commit; any refusal abandons the draft, so nothing changes. */
-  updateLine(gid: string, lineGid: string, change: { quantity?: number; variantId?: string }): Promise<PlatformLine>;
+  /**
+   * Draft → line update → commit; any refusal abandons the draft, so nothing changes.
+   * customAttributes replaces the line's attribute list (the build-a-box pick rides on it).
+   */
+  updateLine(
+    gid: string,
+    lineGid: string,
+    change: { quantity?: number; variantId?: string; customAttributes?: { key: string; value: string }[] },
+  ): Promise<PlatformLine>;
   /** Null for contracts without a vaulted method (manual / invoice billing). */
   getPaymentMethod(contractGid: string): Promise<PlatformPaymentMethod | null>;
   sendPaymentMethodUpdateEmail(paymentMethodGid: string): Promise<void>;
@@ -182,9 +235,30 @@ export interface ShopifyPort {
   getVariants(variantGids: string[]): Promise<PlatformVariant[]>;
   /** Batched by 250 ids; unknown ids are left out of the answer. */
   getCustomers(customerGids: string[]): Promise<PlatformCustomer[]>;
+  /** The customers with these e-mail addresses, by lowercased e-mail (absent: nobody has it). Batched. */
+  findCustomersByEmail(emails: string[]): Promise<Map<string, string>>;
+  /**
+   * Creates customers (each with their default address), several per request: each answer is
+   * the new id or that customer's refusal (code TAKEN when the e-mail or phone is taken).
+   */
+  createCustomers(customers: NewCustomer[]): Promise<({ id: string } | { error: PlatformError })[]>;
+  /** A vaulted payment method (revoked ones too) with its customer, or null when the shop has none by that id. */
+  getPaymentMethodOwner(paymentMethodGid: string): Promise<{ id: string; revoked: boolean; customerId: string | null; email: string | null } | null>;
+  /** Vaults a remote processor reference as the customer's payment method; returns its id. */
+  createRemotePaymentMethod(customerGid: string, reference: RemotePaymentReference): Promise<string>;
+  /** subscriptionContractAtomicCreate. */
+  createContract(contract: NewContract): Promise<{ id: string }>;
+  /** This app's contracts of the customer with their custom attributes (all pages). */
+  customerContracts(customerGid: string): Promise<{ id: string; attributes: Record<string, string> }[]>;
   /** Shopify Billing: asks for a recurring charge; the merchant approves it at confirmationUrl. */
   createAppCharge(request: AppChargeRequest): Promise<AppChargeCreated>;
   /** The app's live charges (currentAppInstallation.activeSubscriptions). */
   activeAppCharges(): Promise<AppCharge[]>;
   cancelAppCharge(id: string): Promise<void>;
+  /**
+   * Charges the contract's billing cycle due on `cycleDate`. The same idempotency key answers the
+   * attempt already made. Refusals (paused, terminated, throttled) throw PlatformError with
+   * Shopify's BillingAttemptUserErrorCode as `code`.
+   */
+  createBillingAttempt(contractGid: string, request: { idempotencyKey: string; cycleDate: string }): Promise<PlatformBillingAttempt>;
 }

@@ -31,7 +31,18 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     Promise.all(RANGES.map((r) => churn(shop.id, r, now))),
     Promise.all(RANGES.map((r) => recovery(shop.id, r, now))),
   ]);
-  return json({ ranges: RANGES, windows: WINDOWS, range, window, mrr: mrrNow, churn: churnNow, cohorts: cohortsNow, recovery: recoveryNow, churnAll, recoveryAll });
+  return json({
+    ranges: RANGES,
+    windows: WINDOWS,
+    range,
+    window,
+    mrr: mrrNow,
+    churn: churnNow,
+    cohorts: cohortsNow,
+    recovery: recoveryNow,
+    churnAll,
+    recoveryAll,
+  });
 };
 
 const RANGE_LABEL: Record<string, string> = { "7d": "Last 7 days", "30d": "Last 30 days", "90d": "Last 90 days", "12mo": "Last 12 months" };
@@ -67,8 +78,18 @@ export default function Analytics() {
       <Layout>
         <Layout.Section>
           <InlineGrid columns={{ xs: 1, sm: 2 }} gap="400">
-            <Select label="Period (churn and recovery)" options={d.ranges.map((r) => ({ label: RANGE_LABEL[r], value: r }))} value={d.range} onChange={(v) => setParam("range", v)} />
-            <Select label="Cohorts" options={d.windows.map((w) => ({ label: WINDOW_LABEL[w], value: w }))} value={d.window} onChange={(v) => setParam("window", v)} />
+            <Select
+              label="Period (churn and recovery)"
+              options={d.ranges.map((r) => ({ label: RANGE_LABEL[r], value: r }))}
+              value={d.range}
+              onChange={(v) => setParam("range", v)}
+            />
+            <Select
+              label="Cohorts"
+              options={d.windows.map((w) => ({ label: WINDOW_LABEL[w], value: w }))}
+              value={d.window}
+              onChange={(v) => setParam("window", v)}
+            />
           </InlineGrid>
         </Layout.Section>
         <Layout.Section>

@@ -13,9 +13,9 @@ import {
   Button,
   Card,
   Checkbox,
-  DataTable,
   FormLayout,
   InlineGrid,
+  InlineStack,
   Layout,
   Page,
   ProgressBar,
@@ -23,6 +23,7 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
+import { saveFile } from "../admin/save-file";
 import { authenticate } from "../shopify.server";
 import { exportCenterData } from "../surfaces/export-center.server";
 
@@ -126,15 +127,7 @@ export default function ExportCenter() {
       }
       const rows = Math.max(0, format === "csv" ? lines - 1 : lines);
       setProgress({ rows, bytes, total, done: true });
-      const blob = new Blob(parts, { type: res.headers.get("Content-Type") ?? "application/octet-stream" });
-      const url = URL.createObjectURL(blob);
-      const a = document.createElement("a");
-      a.href = url;
-      a.download = filename;
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      saveFile(new Blob(parts, { type: res.headers.get("Content-Type") ?? "application/octet-stream" }), filename);
       setSaved(filename);
     } catch (err) {
       setProgress(null);
@@ -221,7 +214,9 @@ export default function ExportCenter() {
             <Card>
               <BlockStack gap="300">
                 <Banner tone="info" title="Exports are part of the Pro plan">
-                  <p>Upgrade to Pro to download subscriptions, plans, bundles, Mix &amp; Match and migration files, and to create export jobs through the API.</p>
+                  <p>
+                    Upgrade to Pro to download subscriptions, plans, bundles, Mix &amp; Match and migration files, and to create export jobs through the API.
+                  </p>
                 </Banner>
                 <div>
                   <Button variant="primary" url={data.upgradeUrl}>
@@ -239,21 +234,35 @@ export default function ExportCenter() {
                 Recent export jobs (API)
               </Text>
               {data.jobs.length ? (
-                <DataTable
-                  columnContentTypes={["text", "text", "text", "numeric", "numeric", "text", "text"]}
-                  headings={["Dataset", "Format", "Status", "Rows", "Size", "Created", "Failure reason"]}
-                  rows={data.jobs.map((j) => [
-                    j.dataset,
-                    j.format.toUpperCase(),
-                    <Badge key={j.id} tone={STATUS_TONE[j.status]}>
-                      {j.status}
-                    </Badge>,
-                    j.row_count === null ? (j.status === "running" ? `${j.progress.toLocaleString("en-US")}…` : "—") : j.row_count.toLocaleString("en-US"),
-                    j.byte_size === null ? "—" : formatBytes(j.byte_size),
-                    new Date(j.created_at).toISOString().replace("T", " ").slice(0, 16) + " UTC",
-                    j.error ? `${j.error.code}: ${j.error.message}` : "",
-                  ])}
-                />
+                // A list, not a table: at phone width a table would scroll sideways.
+                <BlockStack as="ul" gap="300" aria-label="Recent export jobs">
+                  {data.jobs.map((j) => (
+                    <li key={j.id} style={{ listStyle: "none" }}>
+                      <BlockStack gap="100">
+                        <InlineStack gap="200" blockAlign="center" wrap>
+                          <Text as="h3" variant="headingSm">
+                            {`${j.dataset} · ${j.format.toUpperCase()}`}
+                          </Text>
+                          <Badge tone={STATUS_TONE[j.status]}>{j.status}</Badge>
+                        </InlineStack>
+                        <Text as="p" tone="subdued">
+                          {[
+                            j.row_count === null
+                              ? j.status === "running"
+                                ? `${j.progress.toLocaleString("en-US")} rows so far`
+                                : "no rows yet"
+                              : `${j.row_count.toLocaleString("en-US")} rows`,
+                            j.byte_size === null ? null : formatBytes(j.byte_size),
+                            `created ${new Date(j.created_at).toISOString().replace("T", " ").slice(0, 16)} UTC`,
+                          ]
+                            .filter(Boolean)
+                            .join(" · ")}
+                        </Text>
+                        {j.error ? <Text as="p" tone="critical">{`Failed: ${j.error.code}: ${j.error.message}`}</Text> : null}
+                      </BlockStack>
+                    </li>
+                  ))}
+                </BlockStack>
               ) : (
                 <Text as="p" tone="subdued">
                   No export jobs yet. Jobs created through the Admin API (POST /api/admin/v1/exports) show up here.

@@ -6,22 +6,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
-import {
-  Badge,
-  Banner,
-  BlockStack,
-  Button,
-  Card,
-  Checkbox,
-  ChoiceList,
-  FormLayout,
-  InlineStack,
-  Layout,
-  Modal,
-  Page,
-  Text,
-  TextField,
-} from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Button, Card, Checkbox, ChoiceList, FormLayout, InlineStack, Layout, Modal, Page, Text, TextField } from "@shopify/polaris";
 import { adminContext } from "../admin/context.server";
 import { ConfirmModal } from "../admin/confirm-modal";
 import { keyUsage } from "../domain/key-usage.server";
@@ -63,7 +48,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     if (intent === "mint") {
       const kind: KeyKind = form.get("kind") === "PUBLISHABLE" ? "PUBLISHABLE" : "SECRET";
       const scopes = form.getAll("scopes").map(String);
-      if (!scopes.length) return json<ActionResult>({ ok: false, error: "Choose at least one scope." }, 400);
+      if (!scopes.length && kind === "SECRET") return json<ActionResult>({ ok: false, error: "Choose at least one scope." }, 400);
       const expires = String(form.get("expires") ?? "");
       let expiresAt: Date | null = null;
       if (expires) {
@@ -159,16 +144,31 @@ function MintForm({ secretScopes, publishableScopes }: { secretScopes: readonly 
             </legend>
             <BlockStack gap="100">
               {offered.map((scope) => (
-                <Checkbox key={scope} label={scope} helpText={SCOPE_DESCRIPTIONS[scope]} checked={scopes.includes(scope)} onChange={(on) => toggle(scope, on)} />
+                <Checkbox
+                  key={scope}
+                  label={scope}
+                  helpText={SCOPE_DESCRIPTIONS[scope]}
+                  checked={scopes.includes(scope)}
+                  onChange={(on) => toggle(scope, on)}
+                />
               ))}
             </BlockStack>
           </fieldset>
           {scopes.includes("write:subscriptions") && (
             <Banner tone="warning" title="This key can cancel any subscription">
-              <p>Whoever holds a key with write:subscriptions can pause, reschedule or cancel every contract of your shop. Give it only to servers you control.</p>
+              <p>
+                Whoever holds a key with write:subscriptions can pause, reschedule or cancel every contract of your shop. Give it only to servers you control.
+              </p>
             </Banner>
           )}
-          <TextField label="Expires on (optional)" type="date" value={expires} onChange={setExpires} autoComplete="off" helpText="An expiry cannot be extended later; mint a new key instead." />
+          <TextField
+            label="Expires on (optional)"
+            type="date"
+            value={expires}
+            onChange={setExpires}
+            autoComplete="off"
+            helpText="An expiry cannot be extended later; mint a new key instead."
+          />
           <InlineStack>
             <Button variant="primary" onClick={submit} loading={fetcher.state !== "idle"}>
               Mint key
@@ -176,7 +176,12 @@ function MintForm({ secretScopes, publishableScopes }: { secretScopes: readonly 
           </InlineStack>
         </FormLayout>
       </BlockStack>
-      <Modal open={!!shown} onClose={() => setShown(null)} title={`Your new key “${shown?.name ?? ""}”`} primaryAction={{ content: "Done", onAction: () => setShown(null) }}>
+      <Modal
+        open={!!shown}
+        onClose={() => setShown(null)}
+        title={`Your new key “${shown?.name ?? ""}”`}
+        primaryAction={{ content: "Done", onAction: () => setShown(null) }}
+      >
         <Modal.Section>
           <BlockStack gap="300">
             <Banner tone="warning" title="You will not see this key again">

@@ -42,11 +42,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   }
 };
 
-const PRO_FEATURES = [
-  "The Developer API: Admin, Storefront and Customer APIs with your own keys",
-  "Signed outbound webhooks",
-  "CSV and JSONL exports",
-];
+const PRO_FEATURES = ["The Developer API: Admin, Storefront and Customer APIs with your own keys", "Signed outbound webhooks", "CSV and JSONL exports"];
 
 export default function Plan() {
   const { plan, billingReachable } = useLoaderData<typeof loader>();
@@ -84,8 +80,7 @@ export default function Plan() {
           <Layout.Section>
             <Banner tone="info" title="Development store">
               <p>
-                Charges on a development store are test charges. The Developer API and webhooks turn on once the store is on a paid Shopify plan and on
-                Pro.
+                Charges on a development store are test charges. The Developer API and webhooks turn on once the store is on a paid Shopify plan and on Pro.
               </p>
             </Banner>
           </Layout.Section>
@@ -93,7 +88,9 @@ export default function Plan() {
         {plan.override && (
           <Layout.Section>
             <Banner tone="info" title="Set by support">
-              <p>Support has set this shop to {plan.override === "PRO" ? "Pro" : "Free"}; Shopify Billing says {plan.billingPlan === "PRO" ? "Pro" : "Free"}.</p>
+              <p>
+                Support has set this shop to {plan.override === "PRO" ? "Pro" : "Free"}; Shopify Billing says {plan.billingPlan === "PRO" ? "Pro" : "Free"}.
+              </p>
             </Banner>
           </Layout.Section>
         )}

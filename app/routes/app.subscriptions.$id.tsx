@@ -163,8 +163,12 @@ export default function SubscriptionDetail() {
                 Schedule
               </Text>
               <Text as="p">Next charge: {formatDate(s.next_billing_at)}</Text>
-              <Text as="p">Frequency: {s.frequency_label ?? (s.billing_interval ? `every ${s.billing_interval_count} ${s.billing_interval.toLowerCase()}` : "—")}</Text>
-              <Text as="p">Per charge: {formatMoney(s.charge_amount)} · Monthly: {formatMoney(s.monthly_amount)}</Text>
+              <Text as="p">
+                Frequency: {s.frequency_label ?? (s.billing_interval ? `every ${s.billing_interval_count} ${s.billing_interval.toLowerCase()}` : "—")}
+              </Text>
+              <Text as="p">
+                Per charge: {formatMoney(s.charge_amount)} · Monthly: {formatMoney(s.monthly_amount)}
+              </Text>
               <Text as="p" breakWord>
                 Plan group: {s.selling_plan_group_id ?? "—"}
               </Text>

@@ -5,7 +5,23 @@ import { useState } from "react";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
-import { Banner, BlockStack, Box, Button, Card, FormLayout, InlineGrid, InlineStack, Layout, Page, ResourceItem, ResourceList, Select, Text, TextField } from "@shopify/polaris";
+import {
+  Banner,
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  FormLayout,
+  InlineGrid,
+  InlineStack,
+  Layout,
+  Page,
+  ResourceItem,
+  ResourceList,
+  Select,
+  Text,
+  TextField,
+} from "@shopify/polaris";
 import { adminContext } from "../admin/context.server";
 import { formatDate, formatMoney } from "../admin/format";
 import { StatusBadge } from "../admin/status-badge";

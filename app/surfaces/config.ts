@@ -1,4 +1,4 @@
-// The three surfaces' fixed parameters (spec 1 and 3; decisions 011 and 013).
+// The three surfaces' fixed parameters (/docs#section/Surfaces; docs/decisions/011 and 013).
 import type { SurfaceConfig } from "../http/kernel.server";
 import { ADMIN_BUCKET, CUSTOMER_BUCKET, STOREFRONT_BUCKET } from "../http/rate-limit.server";
 

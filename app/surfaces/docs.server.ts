@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "../errors";
+import { EVENT_CATALOGUE, EVENT_TYPES } from "../domain/webhooks/catalogue";
 import { ERROR_DOCS } from "../http/error-docs";
 import { docsBaseUrl } from "../http/envelope.server";
 import type { AnyRoute } from "../http/route";
@@ -66,7 +67,11 @@ function exampleOf(s: Json | undefined): unknown {
   switch (s.type) {
     case "object": {
       const props = (s.properties ?? {}) as Record<string, Json>;
-      return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, exampleOf(v)]).filter(([, v]) => v !== undefined));
+      return Object.fromEntries(
+        Object.entries(props)
+          .map(([k, v]) => [k, exampleOf(v)])
+          .filter(([, v]) => v !== undefined),
+      );
     }
     case "array":
       return [exampleOf(s.items as Json)];
@@ -85,7 +90,15 @@ function exampleOf(s: Json | undefined): unknown {
 const errorRef = { $ref: "#/components/responses/Error" };
 
 function errorCodesFor(surface: SurfaceConfig, route: AnyRoute): ErrorCode[] {
-  const codes: ErrorCode[] = ["missing_credential", "invalid_credential", "credential_revoked", "credential_expired", "shop_unavailable", "plan_upgrade_required", "rate_limited"];
+  const codes: ErrorCode[] = [
+    "missing_credential",
+    "invalid_credential",
+    "credential_revoked",
+    "credential_expired",
+    "shop_unavailable",
+    "plan_upgrade_required",
+    "rate_limited",
+  ];
   if (route.scopes.length) codes.push("insufficient_scope");
   if (route.params || route.query || route.body || route.requiresIdempotencyKey) codes.push("invalid_request");
   if (surface.cors) codes.push("forbidden");
@@ -140,7 +153,15 @@ export function openApiDocument(): Json {
           ...pathParams,
           ...parametersOf(route.query, "query"),
           ...(route.requiresIdempotencyKey
-            ? [{ name: "Idempotency-Key", in: "header", required: true, schema: { type: "string", maxLength: 255 }, description: "1 to 255 printable ASCII characters; a retry with the same key replays the first answer" }]
+            ? [
+                {
+                  name: "Idempotency-Key",
+                  in: "header",
+                  required: true,
+                  schema: { type: "string", maxLength: 255 },
+                  description: "1 to 255 printable ASCII characters; a retry with the same key replays the first answer",
+                },
+              ]
             : []),
         ],
         ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(route.body, "input") } } } } : {}),
@@ -220,17 +241,30 @@ ${SURFACES.map(([s]) => surfaceMarkdown(s)).join("\n\n")}
 
 # Decisions on open points
 
-What the specification leaves "not shown", as decided (docs/decisions/010-023 give the why).
+Points the contract leaves open, as decided (the repository's docs/decisions/010-023 give the why).
 
-- **Money** is \`{ "amount": "12.50", "currency_code": "USD" }\` (a decimal string in the currency's own exponent), except catalogue snapshot prices the specification names \`price_cents\` (integer minor units).
+- **Money** is \`{ "amount": "12.50", "currency_code": "USD" }\` (a decimal string in the currency's own exponent), except catalogue snapshot prices named \`price_cents\` (integer minor units).
 - **Query parameters**: an unknown parameter or enum value is 400 invalid_request naming it; enum values match case-insensitively; timestamps need \`Z\` or an offset (a bare date means midnight UTC).
 - **customer_id** on subscription and notification rows is a pseudonymous platform id and is returned at \`read:subscriptions\`; \`read:customers\` unlocks gift names, e-mails and messages.
 - **Plans**: the \`status\` filter takes \`active\` or \`archived\`. **Boxes**: without \`period\`, the 24 most recent periods that have a box.
 - **Gift statuses**: \`pending, sent, claimed, expired, ended\`; kinds \`prepaid, recurring\`.
-- **Analytics**: \`range\` defaults to \`30d\`, \`window\` to \`12\`. MRR is the sum of monthly amounts of ACTIVE contracts per currency, with \`contracts_missing_amount\` for those never backfilled (they count zero). Churn: contracts live at the start of the range that ended (CANCELLED or EXPIRED) within it, over those live at the start; a rate with a zero denominator is \`null\`.
+- **Analytics**: \`range\` defaults to \`30d\`, \`window\` to \`12\`. MRR is the sum of monthly amounts of ACTIVE contracts per currency, with \`contracts_missing_amount\` for those never backfilled (they count zero). Churn: contracts live at the start of the range that ended within it (their change to CANCELLED, EXPIRED or FAILED, at the time the platform reported it), over those live at the start; cohorts count a contract live until that same end; a rate with a zero denominator is \`null\`.
 - **Skip** moves the next billing date one billing interval (the next anchor on an anchored plan); a contract already CANCELLED or EXPIRED is refused 409 state_conflict before any platform call.
 - **Idempotency**: a replay carries the first response's headers, request id included, with \`Idempotency-Replayed: true\`.
 - **Storefront API**: its own bucket, 300/min with burst 600. **Redis unavailable**: each replica falls back to an in-process bucket with the surface's parameters.
+- **Customer API ownership**: every endpoint that names a contract asks the platform who owns it first: another customer's contract is 403 forbidden, an unknown one 404 not_found, and an edit of a CANCELLED or EXPIRED contract 409 state_conflict. \`cancel-reason\` and \`save-event\` check the mirror row instead (no row: 404, nothing written; another customer's: 403) and work on a cancelled contract.
+- **Customer API shapes**: \`GET /subscriptions\` is at most 100 summaries, newest first, \`charge_amount\` a decimal number. The **box object** (\`is_bundle\`, \`build_a_box\`, \`bundle\`, \`period\`, \`menu\`, \`selection\`, \`editable\`, \`edit_closes_at\`, \`closed_reason\`) is described on its endpoint; a pick is applied to the box line's custom attributes at once. \`expiry_state\`: \`valid\`, \`expiring_soon\` (last 60 days of the expiry month), \`expired\`, \`not_applicable\`. Reschedule dates are calendar days charged at 12:00 UTC, within \`reschedule_max_months\`. Notification categories: \`reminders\`, \`orders\`, \`box\`, \`winback\` (all on by default; POST is the full map, a category left out returns to on). Activity: the 50 newest entries. An example portal built on these endpoints is served at [/examples/portal/](/examples/portal/).
+
+# Webhook events
+
+Delivered to every enabled endpoint subscribed to the event (Pro plan): POST, body \`{ id, type, api_version, created_at, shop_domain, data }\`, \`id\` (\`evt_…\`) stable across retries (dedupe on it). Any 2xx delivers; 3xx is a failure (redirects are not followed); 410 stops at once; other failures and timeouts (10 s) retry at 0 s, 30 s, 2 m, 10 m, 1 h, 6 h. Ten consecutive exhausted deliveries disable the endpoint. \`data\` holds ids, statuses, dates and amounts only:
+
+${EVENT_TYPES.map(
+  (t) =>
+    `- **${t}** (${EVENT_CATALOGUE[t].firesWhen}): ${Object.keys(EVENT_CATALOGUE[t].data.shape)
+      .map((f) => `\`${f}\``)
+      .join(", ")}`,
+).join("\n")}
 
 # Verifying webhook signatures
 
@@ -309,7 +343,11 @@ const REDOC_OPTIONS = {
   hideDownloadButton: false,
   theme: {
     spacing: { sectionVertical: 20 },
-    typography: { fontFamily: "system-ui, -apple-system, 'Segoe UI', sans-serif", headings: { fontFamily: "system-ui, -apple-system, 'Segoe UI', sans-serif" }, code: { fontFamily: "ui-monospace, Menlo, Consolas, monospace" } },
+    typography: {
+      fontFamily: "system-ui, -apple-system, 'Segoe UI', sans-serif",
+      headings: { fontFamily: "system-ui, -apple-system, 'Segoe UI', sans-serif" },
+      code: { fontFamily: "ui-monospace, Menlo, Consolas, monospace" },
+    },
   },
 };
 

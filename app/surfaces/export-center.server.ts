@@ -59,7 +59,9 @@ export async function exportCenterDownload(shopDomain: string, params: URLSearch
   };
   if (name === "subscriptions") {
     // The total for the progress bar: the same conditions as the rows that follow.
-    const [row] = await hotQuery<{ n: string }>(Prisma.sql`SELECT count(*)::text AS n FROM contracts WHERE ${subscriptionFilterSql(shop.id, options, { now })}`);
+    const [row] = await hotQuery<{ n: string }>(
+      Prisma.sql`SELECT count(*)::text AS n FROM contracts WHERE ${subscriptionFilterSql(shop.id, options, { now })}`,
+    );
     headers["X-Export-Row-Count"] = row.n;
   }
   const chunks = streamDataset(ds, encoder(fmt, ds.columns), { shopId: shop.id, filters: options, now });

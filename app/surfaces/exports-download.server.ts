@@ -1,4 +1,4 @@
-// GET {base_url}/api/exports/{id}/download?expires=&signature= (spec 2, Download route): no
+// GET {base_url}/api/exports/{id}/download?expires=&signature= (docs/decisions/058-export-downloads.md): no
 // bearer key; the signed URL is the authorization. Streams the file from storage. Reached from
 // the API front door (./dispatch.server.ts) like every /api/ path (docs/decisions/037).
 import { Readable } from "node:stream";

@@ -1,4 +1,4 @@
-// The wire form of the subscription filters (spec 2, "Filters"): snake_case names with string
+// The wire form of the subscription filters (docs/decisions/055-subscription-filters.md): snake_case names with string
 // values from a query string (admin Subscriptions page, Export Center) or string/number values
 // from JSON (POST /exports `filters`). One zod schema parses both into the domain's typed
 // options (app/domain/subscription-filters.server.ts). docs/decisions/055-subscription-filters.md.
@@ -7,11 +7,7 @@
 // names the offending name or value. An empty string means "not set" (an HTML form sends every
 // field). Bounds the wrong way round (amount_min > amount_max, next_from > next_to) are refused.
 import { z } from "zod";
-import {
-  SUBSCRIPTION_FILTER_STATUSES,
-  SUBSCRIPTION_VIEWS,
-  type SubscriptionFilterOptions,
-} from "../domain/subscription-filters.server";
+import { SUBSCRIPTION_FILTER_STATUSES, SUBSCRIPTION_VIEWS, type SubscriptionFilterOptions } from "../domain/subscription-filters.server";
 import { isGid } from "../domain/query.server";
 
 /** The filter names, in the order the reference and the pages list them. */
@@ -103,7 +99,10 @@ export const subscriptionFiltersSchema = z
       if (name === "q") out.q = v;
       else out[name] = v;
     }
-    for (const [name, key] of [["amount_min", "amountMin"], ["amount_max", "amountMax"]] as const) {
+    for (const [name, key] of [
+      ["amount_min", "amountMin"],
+      ["amount_max", "amountMax"],
+    ] as const) {
       const v = w[name];
       if (v === undefined) continue;
       if (!DECIMAL.test(v)) return fail(ctx, name, `${name} "${v}" is not a non-negative decimal amount (e.g. 19.99)`);
@@ -112,7 +111,10 @@ export const subscriptionFiltersSchema = z
     if (out.amountMin !== undefined && out.amountMax !== undefined && Number(out.amountMin) > Number(out.amountMax)) {
       return fail(ctx, "amount_min", `amount_min "${out.amountMin}" is greater than amount_max "${out.amountMax}"`);
     }
-    for (const [name, key] of [["next_from", "nextFrom"], ["next_to", "nextTo"]] as const) {
+    for (const [name, key] of [
+      ["next_from", "nextFrom"],
+      ["next_to", "nextTo"],
+    ] as const) {
       const v = w[name];
       if (v === undefined) continue;
       if (!isDay(v)) return fail(ctx, name, `${name} "${v}" is not a date (YYYY-MM-DD)`);
@@ -151,7 +153,8 @@ export function parseSubscriptionFilterInput(input: unknown): SubscriptionFilter
 /** "filters.plan: ..." style text for the first issue (unknown keys are named). */
 export function issueMessage(error: z.ZodError, prefix = ""): string {
   const issue = error.issues[0];
-  if (issue.code === "unrecognized_keys") return `Unknown filter ${issue.keys.map((k) => `"${k}"`).join(", ")}: expected ${SUBSCRIPTION_FILTER_NAMES.join(", ")}`;
+  if (issue.code === "unrecognized_keys")
+    return `Unknown filter ${issue.keys.map((k) => `"${k}"`).join(", ")}: expected ${SUBSCRIPTION_FILTER_NAMES.join(", ")}`;
   const field = [prefix, ...issue.path.map(String)].filter(Boolean).join(".");
   return field ? `${field}: ${issue.message}` : issue.message;
 }

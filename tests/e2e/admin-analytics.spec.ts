@@ -37,7 +37,9 @@ test("the analytics dashboards show MRR, churn, cohorts and recovery with charts
 
   // The server renders the charts too: the document itself carries the SVG.
   const { token } = await (await request.post(`${SIM}/_sim/shops/${shop}/session-token`, { data: {} })).json();
-  const doc = await request.get(`${APP}/app/analytics?${new URLSearchParams({ embedded: "1", shop, host: Buffer.from(`admin.shopify.com/store/${shop.split(".")[0]}`).toString("base64url"), id_token: token })}`);
+  const doc = await request.get(
+    `${APP}/app/analytics?${new URLSearchParams({ embedded: "1", shop, host: Buffer.from(`admin.shopify.com/store/${shop.split(".")[0]}`).toString("base64url"), id_token: token })}`,
+  );
   const html = await doc.text();
   expect(doc.status(), html.slice(0, 500)).toBe(200);
   expect(html.match(/<svg/g)?.length ?? 0).toBeGreaterThanOrEqual(4);

@@ -1,10 +1,10 @@
 // Plan page: a Free shop upgrades to Pro through Shopify Billing's confirmation page (the
 // simulator's), comes back to the Plan page inside admin, and its API key stops getting
 // plan_upgrade_required. Declining keeps it on Free.
-import { expect, test } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { API_KEY, SIM, adminApi, expectAccessible, navigate, newShop, openApp, watchConsole } from "./admin-support";
 
-async function shopWithKey(page: import("@playwright/test").Page, request: import("@playwright/test").APIRequestContext, name: string) {
+async function shopWithKey(page: Page, request: APIRequestContext, name: string) {
   const shop = await newShop(request, name);
   const app = await openApp(page, shop);
   await navigate(page, "API keys");

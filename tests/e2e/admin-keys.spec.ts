@@ -56,7 +56,10 @@ test("a minted key works on the Admin API with exactly its scopes, shows its usa
   const plans = await adminApi(request, key, "/plans");
   expect(plans.status).toBe(403);
   expect(plans.body.error.code).toBe("insufficient_scope");
-  const pause = await adminApi(request, key, "/subscriptions/gid%3A%2F%2Fshopify%2FSubscriptionContract%2F1/pause", { method: "POST", headers: { "Idempotency-Key": "k1" } });
+  const pause = await adminApi(request, key, "/subscriptions/gid%3A%2F%2Fshopify%2FSubscriptionContract%2F1/pause", {
+    method: "POST",
+    headers: { "Idempotency-Key": "k1" },
+  });
   expect(pause.body.error.code).toBe("insufficient_scope");
 
   // its card: prefix, scopes, and the kernel's usage count (2 OK, 2 refused)
@@ -116,7 +119,10 @@ test("the Risk Center lists a key that can write subscriptions", async ({ page, 
   await dialog.getByRole("button", { name: "Done" }).click();
   await navigate(page, "Risk Center");
   await expect(app.locator("h1")).toHaveText("Risk Center");
-  const risk = app.getByRole("list", { name: "Open risks" }).getByRole("listitem").filter({ hasText: 'API key "Ops console" can change subscriptions (write:subscriptions)' });
+  const risk = app
+    .getByRole("list", { name: "Open risks" })
+    .getByRole("listitem")
+    .filter({ hasText: 'API key "Ops console" can change subscriptions (write:subscriptions)' });
   await expect(risk).toBeVisible();
   await expect(risk.getByText("Medium")).toBeVisible();
   await risk.getByRole("link", { name: "Review API keys" }).click();

@@ -80,7 +80,11 @@ test("resume, reschedule, skip and cancel with confirmation, at 375 px", async (
   await page.setViewportSize({ width: 375, height: 812 });
   const shop = await newShop(request, "e2e-detail");
   await openApp(page, shop);
-  const c = await simCall(request, "POST", `/shops/${shop}/contracts`, { status: "PAUSED", webhooks: false, billingPolicy: { interval: "MONTH", intervalCount: 1 } });
+  const c = await simCall(request, "POST", `/shops/${shop}/contracts`, {
+    status: "PAUSED",
+    webhooks: false,
+    billingPolicy: { interval: "MONTH", intervalCount: 1 },
+  });
   cli("mirror", "reconcile", "--shop", shop);
   const number = String(c.id).split("/").pop()!;
   const app = await openApp(page, shop, `/app/subscriptions/${number}`);

@@ -10,7 +10,8 @@ import { PG_BASE, REDIS_URL, redisPrefix, workerDb } from "../setup/workers";
 export { APP, SIM };
 export const API_KEY = "dev-api-key";
 
-export async function simCall<T = any>(request: APIRequestContext, method: "GET" | "POST" | "PATCH", path: string, data?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function simCall<T = any>(request: APIRequestContext, method: "GET" | "POST" | "PATCH", path: string, data?: unknown): Promise<T> {
   const res = await request.fetch(`${SIM}/_sim${path}`, { method, data });
   if (!res.ok()) throw new Error(`${method} /_sim${path}: ${res.status()} ${await res.text()}`);
   return (await res.json()) as T;
@@ -92,17 +93,23 @@ export function cli(...args: string[]): string {
   return execFileSync("node_modules/.bin/tsx", ["scripts/cli.ts", ...args], { env: e2eEnv(), encoding: "utf8" });
 }
 
-/** A fixture script from tests/e2e/fixtures/seed-<name>.ts, written through Prisma into the e2e database. */
-export function seed(name: string, ...args: string[]): void {
-  execFileSync("node_modules/.bin/tsx", [`tests/e2e/fixtures/seed-${name}.ts`, ...args], { env: e2eEnv(), encoding: "utf8" });
+/** A fixture script from tests/e2e/fixtures/seed-<name>.ts, written through Prisma into the e2e database; answers what it printed. */
+export function seed(name: string, ...args: string[]): string {
+  return execFileSync("node_modules/.bin/tsx", [`tests/e2e/fixtures/seed-${name}.ts`, ...args], { env: e2eEnv(), encoding: "utf8" });
 }
 
 /** Calls the app's Admin API with a key. */
-export async function adminApi(request: APIRequestContext, key: string, path: string, init: { method?: string; data?: unknown; headers?: Record<string, string> } = {}) {
+export async function adminApi(
+  request: APIRequestContext,
+  key: string,
+  path: string,
+  init: { method?: string; data?: unknown; headers?: Record<string, string> } = {},
+) {
   const res = await request.fetch(`${APP}/api/admin/v1${path}`, {
     method: init.method ?? "GET",
     data: init.data,
     headers: { Authorization: `Bearer ${key}`, ...init.headers },
   });
-  return { status: res.status(), body: (await res.json().catch(() => null)) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: res.status(), body: (await res.json().catch(() => null)) as any };
 }

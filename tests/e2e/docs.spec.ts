@@ -72,7 +72,15 @@ test("the OpenAPI document is served as JSON, with a response schema and an exam
   const doc = await res.json();
   expect(doc.openapi).toMatch(/^3\.1/);
   expect(Object.keys(doc.paths).length).toBeGreaterThan(10);
-  for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: { "application/json": { schema: Record<string, unknown> } } }>; "x-codeSamples": Array<{ source: string }> }>>)) {
+  for (const [path, ops] of Object.entries(
+    doc.paths as Record<
+      string,
+      Record<
+        string,
+        { responses: Record<string, { content?: { "application/json": { schema: Record<string, unknown> } } }>; "x-codeSamples": Array<{ source: string }> }
+      >
+    >,
+  )) {
     for (const [method, op] of Object.entries(ops)) {
       const success = Object.entries(op.responses).find(([status]) => /^2\d\d$/.test(status));
       const schema = success?.[1].content?.["application/json"].schema ?? {};

@@ -10,8 +10,13 @@ export const TEST_WORKERS = 3;
 const hash = createHash("sha256").update(process.cwd()).digest();
 export const RUN_ID = (process.env.TEST_RUN_ID ?? hash.toString("hex").slice(0, 8)).replace(/[^a-z0-9]/gi, "").toLowerCase();
 
-/** First port of the run's block (1,000 ports: worker N uses base + N*100 .. +99, e2e base + 900). */
-export const PORT_BASE = Number(process.env.TEST_PORT_BASE ?? 20_000 + (hash.readUInt16BE(0) % 40) * 1_000);
+/**
+ * First port of the run's block (1,000 ports: worker N uses base + N*100 .. +99, e2e base + 900).
+ * Blocks lie in 10000-31999, below Linux's ephemeral range (32768-60999): a port there can be the
+ * local end of any outgoing connection, and its TIME_WAIT makes a later listen() fail with
+ * EADDRINUSE (seen as random "address already in use" failures in full runs).
+ */
+export const PORT_BASE = Number(process.env.TEST_PORT_BASE ?? 10_000 + (hash.readUInt16BE(0) % 22) * 1_000);
 
 export const PG_BASE = process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";
 /** All of a run's Redis keys share one database and differ by prefix (never FLUSHDB in tests). */

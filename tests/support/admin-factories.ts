@@ -103,6 +103,8 @@ export interface ContractSeed {
   currencyCode?: string;
   createdAt?: Date;
   updatedAt?: Date;
+  /** When it ended; default for an ended status (CANCELLED, EXPIRED, FAILED): updatedAt, else null. */
+  endedAt?: Date | null;
   nextBillingAt?: Date | null;
   billingInterval?: string | null;
   billingIntervalCount?: number | null;
@@ -132,6 +134,8 @@ export function contractData(shopId: string, s: ContractSeed = {}, i = 0) {
     orderName: s.orderName ?? null,
     createdAt,
     updatedAt: s.updatedAt ?? createdAt,
+    // As the mirror keeps it (docs/decisions/041): an ended contract has an end time.
+    endedAt: s.endedAt !== undefined ? s.endedAt : ["CANCELLED", "EXPIRED", "FAILED"].includes(s.status ?? "ACTIVE") ? (s.updatedAt ?? createdAt) : null,
   } as const;
 }
 
@@ -141,7 +145,11 @@ export async function insertContracts(shopId: string, n: number, seed: (i: numbe
   return rows;
 }
 
-export async function insertContract(shopId: string, s: ContractSeed = {}, lines: Array<{ lineGid?: string; variantGid?: string; quantity?: number; priceCents?: number; sellingPlanGid?: string | null }> = []) {
+export async function insertContract(
+  shopId: string,
+  s: ContractSeed = {},
+  lines: Array<{ lineGid?: string; variantGid?: string; quantity?: number; priceCents?: number; sellingPlanGid?: string | null }> = [],
+) {
   return prisma.contract.create({
     data: {
       ...contractData(shopId, s),

@@ -8,8 +8,8 @@ import { createAdminShop, createPlanGroup } from "./admin-factories";
 export { startTestSimulator } from "./stack";
 
 /** The simulator's control API (answers are loosely typed: tests read what they need). */
-export const sim = (simUrl: string, method: string, p: string, body?: unknown): Promise<any> => // eslint-disable-line @typescript-eslint/no-explicit-any
-  new SimulatorControl(simUrl).call(method, p, body);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const sim = (simUrl: string, method: string, p: string, body?: unknown): Promise<any> => new SimulatorControl(simUrl).call(method, p, body);
 
 export interface AnchoredOpts {
   anchorDay: number;
@@ -22,7 +22,11 @@ export async function seedWriteShop(simUrl: string, opts: { anchored?: AnchoredO
   await sim(simUrl, "POST", "/shops", { shop: shop.domain, accessToken: "shpat_test" });
   const product = await sim(simUrl, "POST", `/shops/${shop.domain}/products`, {
     title: "Coffee",
-    variants: [{ title: "Light", price: "18.00" }, { title: "Dark", price: "20.00" }, { title: "Decaf", price: "19.00" }],
+    variants: [
+      { title: "Light", price: "18.00" },
+      { title: "Dark", price: "20.00" },
+      { title: "Decaf", price: "19.00" },
+    ],
   });
   const [inGroup, alsoInGroup, outside] = product.variants.map((v: { id: string }) => v.id) as string[];
   const group = await sim(simUrl, "POST", `/shops/${shop.domain}/selling-plan-groups`, {
@@ -35,7 +39,14 @@ export async function seedWriteShop(simUrl: string, opts: { anchored?: AnchoredO
     groupGid: group.id,
     sellingPlanGids: [planGid],
     ...(opts.anchored
-      ? { scheduleMode: "ANCHORED", anchorDay: opts.anchored.anchorDay, anchorMonths: opts.anchored.anchorMonths ?? [], cutoffDays: 3, preAnchorBehavior: "NEXT", scheduleLabel: "Anchored" }
+      ? {
+          scheduleMode: "ANCHORED",
+          anchorDay: opts.anchored.anchorDay,
+          anchorMonths: opts.anchored.anchorMonths ?? [],
+          cutoffDays: 3,
+          preAnchorBehavior: "NEXT",
+          scheduleLabel: "Anchored",
+        }
       : {}),
   });
   return { shop, groupGid: group.id as string, planGid, localGroup: local, variants: { inGroup, alsoInGroup, outside } };

@@ -28,15 +28,57 @@ export function startProcess(file: string, env: Record<string, string> = {}): Ch
   };
 }
 
+/** A worker process as the fault tests start it: its ChildProcess, resolving `ready` once it serves its queues. */
+export type WorkerProcess = ChildProcess & { ready: Promise<void> };
+
+/**
+ * `workers/main.ts` serving `queues` (comma-separated) with a short job lock, so a killed
+ * worker's job is handed on quickly. node itself runs it (not the tsx launcher), so a signal
+ * reaches the process that runs the jobs. `ready` resolves on its "workers ready" line.
+ */
+export function startWorker(queues: string, extraEnv: Record<string, string> = {}): WorkerProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", "workers/main.ts"], {
+    env: { ...process.env, WORKER_QUEUES: queues, WORKER_LOCK_MS: "1000", ...extraEnv },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  // The last of its output, for the message when it fails to start.
+  let out = "";
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out = (out + chunk.toString()).slice(-20_000);
+      if (out.includes("workers ready")) resolve();
+    });
+    child.stderr!.on("data", (chunk: Buffer) => (out = (out + chunk.toString()).slice(-20_000)));
+    child.once("exit", (code, signal) => reject(new Error(`worker exited early (${code ?? signal})\n${out.slice(-4000)}`)));
+  });
+  // Once ready, a later exit is the test's doing (a kill), not a start failure.
+  ready.catch(() => undefined);
+  return Object.assign(child, { ready });
+}
+
+/** Resolves with the exit code and signal of a child process. */
+export const exited = (child: ChildProcess) =>
+  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+
 /** server.ts on `port` (the built app), answering /healthz. */
 export async function startWebProcess(port: number, env: Record<string, string> = {}): Promise<Child & { url: string }> {
   const child = startProcess("server.ts", { PORT: String(port), ...env });
   const url = `http://127.0.0.1:${port}`;
   try {
-    await eventually(() => fetch(`${url}/healthz`).then((r) => r.ok, () => false), 120_000);
+    await eventually(
+      () =>
+        fetch(`${url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      120_000,
+    );
   } catch (err) {
     await child.stop();
-    throw new Error(`web process did not start: ${(err as Error).message}\n${child.output()}`);
+    throw new Error(`web process did not start: ${(err as Error).message}\n${child.output()}`, { cause: err });
   }
   return { ...child, url };
 }

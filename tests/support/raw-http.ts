@@ -7,7 +7,8 @@ export interface RawAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
 }
 
 function parse(text: string): unknown {
@@ -45,7 +46,8 @@ export function rawRequest(
 }
 
 /** A request line written on a bare socket (CONNECT cannot be sent through node:http's client API as a path). */
-export function rawSocket(baseUrl: string, head: string): Promise<{ status: number; text: string; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function rawSocket(baseUrl: string, head: string): Promise<{ status: number; text: string; json: any }> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname, () => socket.write(head));

@@ -4,10 +4,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { Worker } from "bullmq";
 import { env } from "../../app/env.server";
 import { prisma } from "../../app/db.server";
-import { closeQueues, queueConnection, QUEUES } from "../../app/queues.server";
+import { closeQueues, createWorker, QUEUES } from "../../app/queues.server";
 import { recordInstallation, setAppPlan } from "../../app/domain/shop-lifecycle.server";
 import { startSimulator } from "../../simulator/server";
 import { SimulatorControl } from "../../simulator/control-client";
@@ -16,15 +15,8 @@ import { startWebServer } from "../../server";
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
-export function startWorkers(): Worker[] {
-  return Object.values(QUEUES).map(
-    (name) =>
-      new Worker(name, (job) => PROCESSORS[name][job.name](job), {
-        connection: queueConnection(),
-        prefix: env().REDIS_PREFIX,
-        concurrency: 4,
-      }),
-  );
+export function startWorkers() {
+  return Object.values(QUEUES).map((name) => createWorker(name, PROCESSORS[name], { concurrency: 4 }));
 }
 
 /** The simulator on this worker's port, with a state file of its own. */
@@ -98,5 +90,32 @@ export async function eventually<T>(check: () => Promise<T | null | undefined | 
     }
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ""}`);
     await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Polls until `check` returns a truthy value for as long as the work makes progress: it gives up
+ * only when `progress` (any JSON value: rows done, a status) has not changed for `stallMs`. A
+ * loaded machine makes the wait longer, never a failure; a stuck run still fails.
+ */
+export async function eventuallyProgressing<T>(
+  check: () => Promise<T | null | undefined | false>,
+  progress: () => Promise<unknown>,
+  stallMs = 90_000,
+): Promise<T> {
+  let seen = "";
+  let movedAt = Date.now();
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+      const now = JSON.stringify(await progress());
+      if (now !== seen) [seen, movedAt] = [now, Date.now()];
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() - movedAt > stallMs) throw new Error(`no progress for ${stallMs} ms (last: ${seen})${last ? `: ${String(last)}` : ""}`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }

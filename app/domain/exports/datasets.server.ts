@@ -1,4 +1,4 @@
-// The five export datasets (spec 2, "Datasets"): each is a column list and a stream of rows
+// The five export datasets (docs/decisions/056-export-datasets.md): each is a column list and a stream of rows
 // over a keyset cursor, (created_at desc, id desc) like every list. The export jobs and the
 // Export Center read the same streams, so a job's file and a download from the page are the
 // same bytes. Column sets are decided here and published in the API reference (/docs,
@@ -6,13 +6,16 @@
 import { Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { env } from "../../env.server";
-import { hotQuery } from "../../pg.server";
+import { hotPool, hotQuery, parseUtcTimestamp } from "../../pg.server";
 import { formatMinor } from "../money.server";
 import { KEYSET_ORDER, afterWhere, type Keyset } from "../paging.server";
 import { SUBSCRIPTION_COLUMNS, type ContractRow } from "../subscriptions.server";
 import { subscriptionFilterSql, type SubscriptionFilterOptions } from "../subscription-filters.server";
 import type { Scope } from "../keys.server";
-import type { Column } from "./format";
+import type { Column, ExportFormat } from "./format";
+import { lineSql, type SqlColumn } from "./format-sql";
+import { isoSql, minorScaleSql, minorSql } from "../sql-values";
+import { encodedChunk, type EncodedChunk } from "./stream.server";
 import { MIGRATION_COLUMNS, type MigrationRow } from "./migration-columns";
 import { migrationRows } from "./migration.server";
 
@@ -29,7 +32,8 @@ export interface StreamOptions {
   pageSize?: number;
 }
 
-export interface Dataset<R = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface Dataset<R = any> {
   name: DatasetName;
   description: string;
   /** All of them are required: exactly what paging the same rows on the API needs. */
@@ -38,6 +42,11 @@ export interface Dataset<R = any> { // eslint-disable-line @typescript-eslint/no
   takesFilters: boolean;
   columns: readonly Column<R>[];
   rows(opts: StreamOptions): AsyncGenerator<R[]>;
+  /**
+   * The same rows already encoded, when the database can render them (./format-sql.ts): what
+   * `streamDataset` uses when present. Same bytes as `rows` through `encoder()`.
+   */
+  encodedPages?(format: ExportFormat, opts: StreamOptions): AsyncGenerator<EncodedChunk>;
 }
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
@@ -45,23 +54,30 @@ const money = (cents: number | null, currency: string) => (cents === null ? null
 
 // ---- subscriptions -----------------------------------------------------------------------------
 
-const SUBSCRIPTION_EXPORT_COLUMNS: Column<ContractRow>[] = [
-  { label: "Contract ID", kind: "id", value: (r) => r.contract_gid },
-  { label: "Status", kind: "enum", value: (r) => r.status },
-  { label: "Next billing at", kind: "date", value: (r) => iso(r.next_billing_at) },
-  { label: "Plan group ID", kind: "id", value: (r) => r.selling_plan_group_gid },
-  { label: "Selling plan ID", kind: "id", value: (r) => r.selling_plan_gid },
-  { label: "Customer ID", kind: "id", value: (r) => r.customer_gid },
-  { label: "Product", kind: "text", value: (r) => r.product_title },
-  { label: "Frequency", kind: "text", value: (r) => r.frequency_label },
-  { label: "Billing interval", kind: "enum", value: (r) => r.billing_interval },
-  { label: "Billing interval count", kind: "number", value: (r) => r.billing_interval_count },
-  { label: "Currency", kind: "enum", value: (r) => r.currency_code },
-  { label: "Charge amount", kind: "money", value: (r) => money(r.charge_amount_cents, r.currency_code) },
-  { label: "Monthly amount", kind: "money", value: (r) => money(r.monthly_amount_cents, r.currency_code) },
-  { label: "Order", kind: "text", value: (r) => r.order_name },
-  { label: "Created at", kind: "date", value: (r) => iso(r.created_at) },
-  { label: "Updated at", kind: "date", value: (r) => iso(r.updated_at) },
+// Each column twice: `value` for the JavaScript encoder (the reference) and `sql` for the
+// renderer PostgreSQL runs (./format-sql.ts; docs/decisions/068-export-renderer-in-sql.md).
+const SUBSCRIPTION_EXPORT_COLUMNS: SqlColumn<ContractRow>[] = [
+  { label: "Contract ID", kind: "id", value: (r) => r.contract_gid, sql: "contract_gid" },
+  { label: "Status", kind: "enum", value: (r) => r.status, sql: "status::text" },
+  { label: "Next billing at", kind: "date", value: (r) => r.next_billing_at, sql: isoSql("next_billing_at") },
+  { label: "Plan group ID", kind: "id", value: (r) => r.selling_plan_group_gid, sql: "selling_plan_group_gid" },
+  { label: "Selling plan ID", kind: "id", value: (r) => r.selling_plan_gid, sql: "selling_plan_gid" },
+  { label: "Customer ID", kind: "id", value: (r) => r.customer_gid, sql: "customer_gid" },
+  { label: "Product", kind: "text", value: (r) => r.product_title, sql: "product_title" },
+  { label: "Frequency", kind: "text", value: (r) => r.frequency_label, sql: "frequency_label" },
+  { label: "Billing interval", kind: "enum", value: (r) => r.billing_interval, sql: "billing_interval" },
+  { label: "Billing interval count", kind: "number", value: (r) => r.billing_interval_count, sql: "billing_interval_count" },
+  { label: "Currency", kind: "enum", value: (r) => r.currency_code, sql: "currency_code" },
+  { label: "Charge amount", kind: "money", value: (r) => money(r.charge_amount_cents, r.currency_code), sql: minorSql("charge_amount_cents", "minor_scale") },
+  {
+    label: "Monthly amount",
+    kind: "money",
+    value: (r) => money(r.monthly_amount_cents, r.currency_code),
+    sql: minorSql("monthly_amount_cents", "minor_scale"),
+  },
+  { label: "Order", kind: "text", value: (r) => r.order_name, sql: "order_name" },
+  { label: "Created at", kind: "date", value: (r) => r.created_at, sql: isoSql("created_at") },
+  { label: "Updated at", kind: "date", value: (r) => r.updated_at, sql: isoSql("updated_at") },
 ];
 
 /** The keyset query of the subscriptions dataset (bench/export.ts runs COPY over the same text). */
@@ -75,11 +91,113 @@ async function* subscriptionRows(o: StreamOptions): AsyncGenerator<ContractRow[]
   const size = o.pageSize ?? env().EXPORT_PAGE_ROWS;
   let after: Keyset | null = null;
   for (;;) {
-    const rows: ContractRow[] = await hotQuery<ContractRow>(subscriptionExportSql(o.shopId, o.filters, o.now, after, size));
+    const rows: ContractRow[] = await hotQuery<ContractRow>(subscriptionExportSql(o.shopId, o.filters, o.now, after, size), { isoTimestamps: true });
     if (rows.length) yield rows;
     if (rows.length < size) return;
     const last: ContractRow = rows[rows.length - 1];
-    after = { createdAt: last.created_at, id: last.id };
+    after = { createdAt: new Date(last.created_at), id: last.id };
+  }
+}
+
+/** The lines of one format, prebuilt once per process (the column list never changes). */
+const SUBSCRIPTION_LINE_SQL: Record<ExportFormat, { expr: string; from: string }> = {
+  csv: lineSql("csv", SUBSCRIPTION_EXPORT_COLUMNS as readonly SqlColumn<unknown>[], "page"),
+  jsonl: lineSql("jsonl", SUBSCRIPTION_EXPORT_COLUMNS as readonly SqlColumn<unknown>[], "page"),
+};
+
+/**
+ * The keys that cut the subscriptions dataset into pages of `size` rows: the key of every
+ * size-th row in the dataset's order (one pass over the index; nothing rendered).
+ */
+export function subscriptionPageBoundariesSql(shopId: string, filters: SubscriptionFilterOptions, now: Date, size: number): Prisma.Sql {
+  return Prisma.sql`SELECT created_at, id FROM (
+      SELECT created_at, id, row_number() OVER (ORDER BY created_at DESC, id DESC) AS n FROM contracts
+      WHERE ${subscriptionFilterSql(shopId, filters, { now })}) k
+    WHERE n % ${size} = 0 ORDER BY n`;
+}
+
+/**
+ * One page of the subscriptions dataset, encoded: at most `limit` rows after `after` (exclusive)
+ * and down to `upto` (inclusive, when given), in the dataset's order, each row's line rendered by
+ * PostgreSQL (the row's minor-unit scale computed once). Rows come back as
+ * [line, created_at, id] arrays: the line is all the worker writes.
+ */
+export function subscriptionEncodedPageSql(
+  format: ExportFormat,
+  shopId: string,
+  filters: SubscriptionFilterOptions,
+  now: Date,
+  range: { after: Keyset | null; upto: Keyset | null },
+  limit: number,
+): Prisma.Sql {
+  const line = SUBSCRIPTION_LINE_SQL[format];
+  const upto = range.upto ? Prisma.sql` AND (created_at, id) >= (${range.upto.createdAt}, ${range.upto.id})` : Prisma.empty;
+  return Prisma.sql`SELECT ${Prisma.raw(line.expr)} AS line, page.created_at, page.id
+    FROM (SELECT ${Prisma.raw(SUBSCRIPTION_COLUMNS)}, ${Prisma.raw(minorScaleSql("currency_code"))} AS minor_scale FROM contracts
+      WHERE ${subscriptionFilterSql(shopId, filters, { after: range.after, now })}${upto}
+      ORDER BY created_at DESC, id DESC LIMIT ${limit}) ${Prisma.raw(line.from)}
+    ORDER BY page.created_at DESC, page.id DESC`;
+}
+
+/** [line, created_at as PostgreSQL prints it, id]: only a page's last key is ever parsed. */
+type EncodedRow = [line: string, createdAt: string, id: string];
+const RAW_TEXT = { getTypeParser: () => (value: string) => value };
+
+/**
+ * Rows per page of the encoded path (at most EXPORT_PAGE_ROWS): about 600 KB of text either way
+ * (a JSONL line is nearly twice a CSV line). Small pages keep the worker's live set small, so
+ * each page's garbage dies young (measured: 5,000-row pages raised the worker's peak RSS by
+ * about 40 MB for the same speed; docs/decisions/068-export-renderer-in-sql.md).
+ */
+const ENCODED_PAGE_ROWS: Record<ExportFormat, number> = { csv: 2000, jsonl: 1000 };
+/** Pages rendered at once, on separate pool connections: PostgreSQL uses two cores. */
+const PAGES_IN_FLIGHT = 2;
+
+/**
+ * The subscriptions dataset encoded by PostgreSQL, page by page and in order. The page
+ * boundaries are read first, so pages are independent keyset ranges: PAGES_IN_FLIGHT of them
+ * render at once while the consumer writes the one before. A range holds `size` rows when the
+ * boundaries were read; rows created since then can make it longer, so a query capped at twice
+ * that which comes back full continues from its last row. Memory holds a few pages whatever the
+ * row count.
+ */
+async function* subscriptionEncodedPages(format: ExportFormat, o: StreamOptions): AsyncGenerator<EncodedChunk> {
+  const size = o.pageSize ?? Math.min(ENCODED_PAGE_ROWS[format], env().EXPORT_PAGE_ROWS);
+  const cap = size * 2;
+  const bounds = await hotQuery<{ created_at: Date; id: string }>(subscriptionPageBoundariesSql(o.shopId, o.filters, o.now, size));
+  const keys: Keyset[] = bounds.map((b) => ({ createdAt: b.created_at, id: b.id }));
+  const ranges = [...keys, null].map((upto, i) => ({ after: i ? keys[i - 1] : null, upto }));
+
+  const renderRange = async (range: { after: Keyset | null; upto: Keyset | null }): Promise<string[][]> => {
+    const pages: string[][] = [];
+    let after = range.after;
+    for (;;) {
+      const sql = subscriptionEncodedPageSql(format, o.shopId, o.filters, o.now, { after, upto: range.upto }, cap);
+      const rows = (await hotPool().query<EncodedRow>({ text: sql.text, values: sql.values, rowMode: "array", types: RAW_TEXT })).rows;
+      const lines = new Array<string>(rows.length);
+      for (let i = 0; i < rows.length; i++) lines[i] = rows[i][0];
+      if (lines.length) pages.push(lines);
+      if (rows.length < cap) return pages;
+      const [, createdAt, id] = rows[rows.length - 1];
+      after = { createdAt: parseUtcTimestamp(createdAt), id };
+    }
+  };
+
+  const pending: Array<Promise<string[][]>> = [];
+  let next = 0;
+  const refill = () => {
+    while (pending.length < PAGES_IN_FLIGHT && next < ranges.length) {
+      const p = renderRange(ranges[next++]);
+      // An early return (the consumer stopped) must not leave a rejection unheard.
+      p.catch(() => undefined);
+      pending.push(p);
+    }
+  };
+  refill();
+  while (pending.length) {
+    const pages = await pending.shift()!;
+    refill();
+    for (const lines of pages) yield encodedChunk(lines, lines.length);
   }
 }
 
@@ -112,20 +230,24 @@ const PLAN_COLUMNS: Column<PlanRow>[] = [
   { label: "Discount", kind: "text", value: (g) => g.discountLabel },
   { label: "Giftable", kind: "boolean", value: (g) => g.giftable },
   { label: "Schedule mode", kind: "enum", value: (g) => (g.scheduleMode === "ANCHORED" ? "anchored" : "rolling") },
-  { label: "Anchor day", kind: "number", value: (g) => (g.scheduleMode === "ANCHORED" ? g.anchorDay ?? 1 : null) },
+  { label: "Anchor day", kind: "number", value: (g) => (g.scheduleMode === "ANCHORED" ? (g.anchorDay ?? 1) : null) },
   {
     label: "Anchor months",
     kind: "id",
     value: (g) => (g.scheduleMode === "ANCHORED" ? [...g.anchorMonths].sort((a, b) => a - b).join(";") : null),
   },
-  { label: "Cutoff days", kind: "number", value: (g) => (g.scheduleMode === "ANCHORED" ? g.cutoffDays ?? 0 : null) },
-  { label: "Pre-anchor behavior", kind: "enum", value: (g) => (g.scheduleMode === "ANCHORED" ? g.preAnchorBehavior ?? "NEXT" : null) },
+  { label: "Cutoff days", kind: "number", value: (g) => (g.scheduleMode === "ANCHORED" ? (g.cutoffDays ?? 0) : null) },
+  { label: "Pre-anchor behavior", kind: "enum", value: (g) => (g.scheduleMode === "ANCHORED" ? (g.preAnchorBehavior ?? "NEXT") : null) },
   { label: "Ship day", kind: "number", value: (g) => (g.scheduleMode === "ANCHORED" ? g.shipDay : null) },
-  { label: "Schedule label", kind: "text", value: (g) => (g.scheduleMode === "ANCHORED" ? g.scheduleLabel ?? "" : null) },
+  { label: "Schedule label", kind: "text", value: (g) => (g.scheduleMode === "ANCHORED" ? (g.scheduleLabel ?? "") : null) },
   {
     label: "Selling plan IDs",
     kind: "id",
-    value: (g) => [...g.sellingPlans].sort((a, b) => a.position - b.position || a.id.localeCompare(b.id)).map((p) => p.sellingPlanGid).join(";"),
+    value: (g) =>
+      [...g.sellingPlans]
+        .sort((a, b) => a.position - b.position || a.id.localeCompare(b.id))
+        .map((p) => p.sellingPlanGid)
+        .join(";"),
   },
   { label: "Created at", kind: "date", value: (g) => iso(g.createdAt) },
   { label: "Updated at", kind: "date", value: (g) => iso(g.updatedAt) },
@@ -273,6 +395,7 @@ export const DATASETS: Record<DatasetName, Dataset> = {
     takesFilters: true,
     columns: SUBSCRIPTION_EXPORT_COLUMNS,
     rows: subscriptionRows,
+    encodedPages: subscriptionEncodedPages,
   },
   plans: {
     name: "plans",

@@ -1,4 +1,4 @@
-// The signed download (spec 2, Download route). The signature is the authorization (no bearer
+// The signed download (docs/decisions/058-export-downloads.md). The signature is the authorization (no bearer
 // key); tenancy comes from the stored job row. Every refusal (malformed or bad signature,
 // expired URL, unknown id, a job that is not ready, bytes gone) is the same 404; the reason is
 // only logged. docs/decisions/058-export-downloads.md.

@@ -1,4 +1,4 @@
-// Export file formats (spec 2, "Formats"), byte for byte:
+// Export file formats (docs/decisions/056-export-datasets.md), byte for byte:
 //   csv   UTF-8 with a BOM, CRLF after every row (the last too), a header row of the column
 //         labels, every field quoted, inner quotes doubled (RFC 4180), empty value `""`.
 //   jsonl UTF-8, no BOM, one JSON object per row and "\n" after each, no header; keys are the
@@ -50,8 +50,18 @@ function csvField(v: CellValue, kind: ColumnKind): string {
   return `"${s.replace(/"/g, '""')}"`;
 }
 
+/**
+ * The value a CSV text cell held before csvField neutralised it: the importer reads exported
+ * files back (docs/decisions/085-migration-import.md), so the leading apostrophe added to a
+ * formula-looking text goes again. Other kinds were never changed.
+ */
+export function csvCellValue(cell: string, kind: ColumnKind): string {
+  return kind === "text" && cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
+}
+
 /** Turns rows into text chunks of one format: `start()` once, `row()` per row. */
 export interface Encoder<R> {
+  format: ExportFormat;
   /** BOM and header for CSV; "" for JSONL. */
   start(): string;
   row(row: R): string;
@@ -60,12 +70,14 @@ export interface Encoder<R> {
 export function encoder<R>(format: ExportFormat, columns: readonly Column<R>[]): Encoder<R> {
   if (format === "csv") {
     return {
+      format,
       start: () => BOM + columns.map((c) => csvField(c.label, "id")).join(",") + "\r\n",
       row: (r) => columns.map((c) => csvField(c.value(r), c.kind)).join(",") + "\r\n",
     };
   }
   const keys = columns.map((c) => JSON.stringify(snakeKey(c.label)));
   return {
+    format,
     start: () => "",
     // Built by hand so key order is the column order and no intermediate object is allocated.
     row: (r) => {
@@ -79,7 +91,7 @@ export function encoder<R>(format: ExportFormat, columns: readonly Column<R>[]):
   };
 }
 
-/** `<dataset>-<YYYY-MM-DD>.<ext>` (spec 2, Download route rule 5); the date is the render day (UTC). */
+/** `<dataset>-<YYYY-MM-DD>.<ext>` (docs/decisions/058-export-downloads.md); the date is the render day (UTC). */
 export function exportFilename(dataset: string, format: ExportFormat, day: Date): string {
   return `${dataset}-${day.toISOString().slice(0, 10)}.${EXTENSION[format]}`;
 }

@@ -1,4 +1,4 @@
-// Export jobs (spec 2): create, read, list. A job row is written before it is handed to the
+// Export jobs (docs/decisions/057-export-jobs.md): create, read, list. A job row is written before it is handed to the
 // queue, and the database itself keeps one queued-or-running job per shop: `active_slot` is
 // 'active' while queued or running and NULL otherwise, under a unique (shop_id, active_slot)
 // index (NULLs never collide), so 20 parallel POSTs give exactly one row and nineteen 409s.
@@ -7,7 +7,7 @@ import type { ExportJob } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { ApiError } from "../../errors";
 import { log } from "../../log.server";
-import { QUEUES, queue, type ExportRenderPayload } from "../../queues.server";
+import { QUEUES, enqueue } from "../../queues.server";
 import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../paging.server";
 import { DATASETS, type DatasetName } from "./datasets.server";
 import type { ExportFormat } from "./format";
@@ -16,7 +16,7 @@ import { signDownloadUrl } from "./signing.server";
 
 export const EXPORT_RETENTION = { readyMs: 24 * 3600_000, stuckMs: 24 * 3600_000, recordMs: 7 * 24 * 3600_000 };
 
-/** The stable failure codes of error.code (spec 2). */
+/** The stable failure codes of error.code (/docs/api/errors). */
 export type ExportFailureCode = "export_too_large" | "shop_unavailable" | "enqueue_failed" | "render_failed";
 
 export interface ExportJobJson {
@@ -42,7 +42,7 @@ export interface ExportJobJson {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** The job record; a ready job gets a freshly signed one-hour URL (spec 2, Download route rule 3). */
+/** The job record; a ready job gets a freshly signed one-hour URL (docs/decisions/058-export-downloads.md). */
 export function exportJobJson(j: ExportJob, now = new Date()): ExportJobJson {
   const signed = j.status === "ready" ? signDownloadUrl(j.id, now) : null;
   return {
@@ -79,11 +79,10 @@ const ENQUEUE_TIMEOUT_MS = 5_000;
 
 /** Hands the job to BullMQ; the job id is the export id, so a repeat add is a no-op. */
 export async function enqueueRender(exportId: string): Promise<void> {
-  const payload: ExportRenderPayload = { exportId };
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      queue(QUEUES.exports).add("render", payload, { jobId: exportId }),
+      enqueue(QUEUES.exports, "render", { exportId }, { jobId: exportId }),
       new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`queue did not answer within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS))),
     ]);
   } finally {
@@ -158,7 +157,8 @@ export async function getExport(ctx: { shopId: string; id: string; scopes: reado
   if (!job || job.shopId !== ctx.shopId) throw exportNotFound(ctx.id);
   const dataset = DATASETS[job.dataset as DatasetName];
   const missing = dataset ? dataset.scopes.filter((s) => !ctx.scopes.includes(s)) : [];
-  if (missing.length) throw new ApiError("insufficient_scope", `This export's dataset ${job.dataset} requires the scope ${missing.map((s) => `"${s}"`).join(" and ")}.`);
+  if (missing.length)
+    throw new ApiError("insufficient_scope", `This export's dataset ${job.dataset} requires the scope ${missing.map((s) => `"${s}"`).join(" and ")}.`);
   return exportJobJson(job);
 }
 

@@ -1,4 +1,4 @@
-// Signed download URLs (spec 2, Download route): the signature is the authorization. It is an
+// Signed download URLs (docs/decisions/058-export-downloads.md): the signature is the authorization. It is an
 // HMAC-SHA256 (SERVICE_SECRET) over the job id AND the expiry, so editing `expires` breaks it;
 // a URL is valid one hour from issue and is minted again on every GET /exports/{id}.
 // docs/decisions/058-export-downloads.md.

@@ -1,5 +1,5 @@
 // Where finished export files live, behind a small interface so object storage can replace the
-// local directory (spec 2, Lifecycle: "a file exists completely or not at all"). The renderer
+// local directory (a file exists completely or not at all: docs/decisions/057-export-jobs.md). The renderer
 // always writes a local temporary file first, measures it, and hands it to `publish`, which
 // must make the object appear atomically (local: rename(2) within one filesystem; S3-style
 // stores: a single PUT / completed multipart upload). docs/decisions/057-export-jobs.md.

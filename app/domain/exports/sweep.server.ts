@@ -1,4 +1,4 @@
-// Export retention (spec 2, States and Limits), run by the daily sweep with a clock the caller
+// Export retention (docs/decisions/057-export-jobs.md), run by the daily sweep with a clock the caller
 // passes (tests drive it): ready -> expired 24 h after ready_at (bytes deleted, record kept);
 // queued/running for 24 h -> released (failed, slot freed); every record deleted 7 days after
 // creation. Plus the lost-job check: a queued job whose BullMQ job Redis forgot is handed to
@@ -17,9 +17,7 @@ export interface ExportSweepReport {
 
 async function removeAll(keys: (string | null)[]): Promise<void> {
   const storage = exportStorage();
-  await Promise.all(
-    keys.filter((k): k is string => !!k).map((k) => storage.remove(k).catch((err) => log.warn("export file not removed", { err }))),
-  );
+  await Promise.all(keys.filter((k): k is string => !!k).map((k) => storage.remove(k).catch((err) => log.warn("export file not removed", { err }))));
 }
 
 export async function sweepExports(now: Date): Promise<ExportSweepReport> {

@@ -10,20 +10,12 @@ import { CONTRACT_PAUSE, type ContractPauseResult } from "./contract-pause";
 import { CONTRACT_ACTIVATE, type ContractActivateResult } from "./contract-activate";
 import { CONTRACT_CANCEL, type ContractCancelResult } from "./contract-cancel";
 import { BILLING_CYCLE_SKIP, billingCycleSkipVariables, mapBillingCycleSkip, type BillingCycleSkipResult } from "./billing-cycle-skip";
-import {
-  CONTRACT_SET_NEXT_BILLING_DATE,
-  mapContractSetNextBillingDate,
-  type ContractSetNextBillingDateResult,
-} from "./contract-set-next-billing-date";
+import { CONTRACT_SET_NEXT_BILLING_DATE, mapContractSetNextBillingDate, type ContractSetNextBillingDateResult } from "./contract-set-next-billing-date";
 import { CONTRACT_UPDATE, mapContractUpdate, type ContractUpdateResult } from "./contract-update";
 import { DRAFT_LINE_UPDATE, draftLineUpdateVariables, mapDraftLineUpdate, type DraftLineUpdateResult } from "./draft-line-update";
 import { DRAFT_COMMIT, mapDraftCommit, type DraftCommitResult } from "./draft-commit";
 import { PAYMENT_METHOD_GET, mapPaymentMethodGet, type PaymentMethodGetResult } from "./payment-method-get";
-import {
-  PAYMENT_METHOD_SEND_UPDATE_EMAIL,
-  mapPaymentMethodSendUpdateEmail,
-  type PaymentMethodSendUpdateEmailResult,
-} from "./payment-method-send-update-email";
+import { PAYMENT_METHOD_SEND_UPDATE_EMAIL, mapPaymentMethodSendUpdateEmail, type PaymentMethodSendUpdateEmailResult } from "./payment-method-send-update-email";
 import { SELLING_PLAN_GROUP_GET, mapSellingPlanGroupGet, type SellingPlanGroupGetResult } from "./selling-plan-group-get";
 import { mapSellingPlanGroupApplies, SELLING_PLAN_GROUP_APPLIES, type SellingPlanGroupAppliesResult } from "./selling-plan-group-applies";
 import { METAFIELDS_SET, METAFIELDS_SET_MAX, mapMetafieldsSet, type MetafieldsSetResult } from "./metafields-set";
@@ -32,8 +24,26 @@ import { VARIANTS_GET, mapVariantsGet, type VariantsGetResult } from "./variants
 import { CUSTOMERS_GET, mapCustomersGet, type CustomersGetResult } from "./customers-get";
 import { SHOP_GET, mapShopGet, type ShopGetResult } from "./shop-get";
 import { fetchCustomerId } from "./customer-id";
+import {
+  CUSTOMERS_BY_EMAIL_MAX,
+  customersByEmailDocument,
+  customersByEmailVariables,
+  mapCustomersByEmail,
+  type CustomersByEmailResult,
+} from "./customer-by-email";
+import { CUSTOMER_SET_MAX, customerSetDocument, customerSetVariables, mapCustomerSet, type CustomerCreated, type CustomerSetResult } from "./customer-set";
+import { PAYMENT_METHOD_OWNER, mapPaymentMethodOwner, type PaymentMethodOwnerResult } from "./payment-method-owner";
+import {
+  PAYMENT_METHOD_REMOTE_CREATE,
+  mapPaymentMethodRemoteCreate,
+  remoteReferenceInput,
+  type PaymentMethodRemoteCreateResult,
+} from "./payment-method-remote-create";
+import { CONTRACT_ATOMIC_CREATE, contractAtomicCreateVariables, mapContractAtomicCreate, type ContractAtomicCreateResult } from "./contract-atomic-create";
+import { CUSTOMER_CONTRACTS, mapCustomerContracts, type CustomerContractsResult } from "./customer-contracts";
 import { APP_SUBSCRIPTION_CREATE, appSubscriptionCreateVariables, mapAppSubscriptionCreate, type AppSubscriptionCreateResult } from "./app-subscription-create";
 import { APP_SUBSCRIPTION_CANCEL, mapAppSubscriptionCancel, type AppSubscriptionCancelResult } from "./app-subscription-cancel";
+import { BILLING_ATTEMPT_CREATE, billingAttemptCreateVariables, mapBillingAttemptCreate, type BillingAttemptCreateResult } from "./billing-attempt-create";
 import { CURRENT_APP_INSTALLATION, mapCurrentAppInstallation, type CurrentAppInstallationResult } from "./current-app-installation";
 
 // Shopify caps `nodes(ids:)` at 250 ids per call.
@@ -42,8 +52,7 @@ const NODES_MAX = 250;
 const CUSTOMERS_MAX = 100;
 
 export function createGraphqlAdapter(shop: string, accessToken: string, options: ClientOptions = {}): ShopifyPort {
-  const gql = <T>(operation: string, variables: Record<string, unknown> = {}) =>
-    adminGraphql<T>(shop, accessToken, operation, variables, options);
+  const gql = <T>(operation: string, variables: Record<string, unknown> = {}) => adminGraphql<T>(shop, accessToken, operation, variables, options);
   let shopInfo: Promise<PlatformShop> | undefined;
 
   const port: ShopifyPort = {
@@ -65,15 +74,24 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
     },
 
     async pauseContract(id) {
-      return mapStatusChange("subscriptionContractPause", (await gql<ContractPauseResult>(CONTRACT_PAUSE, { subscriptionContractId: id })).subscriptionContractPause);
+      return mapStatusChange(
+        "subscriptionContractPause",
+        (await gql<ContractPauseResult>(CONTRACT_PAUSE, { subscriptionContractId: id })).subscriptionContractPause,
+      );
     },
 
     async activateContract(id) {
-      return mapStatusChange("subscriptionContractActivate", (await gql<ContractActivateResult>(CONTRACT_ACTIVATE, { subscriptionContractId: id })).subscriptionContractActivate);
+      return mapStatusChange(
+        "subscriptionContractActivate",
+        (await gql<ContractActivateResult>(CONTRACT_ACTIVATE, { subscriptionContractId: id })).subscriptionContractActivate,
+      );
     },
 
     async cancelContract(id) {
-      return mapStatusChange("subscriptionContractCancel", (await gql<ContractCancelResult>(CONTRACT_CANCEL, { subscriptionContractId: id })).subscriptionContractCancel);
+      return mapStatusChange(
+        "subscriptionContractCancel",
+        (await gql<ContractCancelResult>(CONTRACT_CANCEL, { subscriptionContractId: id })).subscriptionContractCancel,
+      );
     },
 
     async skipBillingCycle(id, selector) {
@@ -84,9 +102,7 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
     },
 
     async setNextBillingDate(id, date) {
-      return mapContractSetNextBillingDate(
-        await gql<ContractSetNextBillingDateResult>(CONTRACT_SET_NEXT_BILLING_DATE, { contractId: id, date }),
-      );
+      return mapContractSetNextBillingDate(await gql<ContractSetNextBillingDateResult>(CONTRACT_SET_NEXT_BILLING_DATE, { contractId: id, date }));
     },
 
     async updateLine(contractId, lineId, change) {
@@ -97,9 +113,7 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
       const contract = mapDraftCommit(await gql<DraftCommitResult>(DRAFT_COMMIT, { draftId }));
       // Re-read the line from the committed contract: that is the truth, not the draft's echo.
       // A variant swap may give the line a new id, so fall back to the only changed candidate.
-      const line =
-        contract.lines.find((l) => l.id === lineId) ??
-        (change.variantId ? contract.lines.find((l) => l.variantId === change.variantId) : undefined);
+      const line = contract.lines.find((l) => l.id === lineId) ?? (change.variantId ? contract.lines.find((l) => l.variantId === change.variantId) : undefined);
       if (!line) throw new PlatformError("unavailable", `Line ${lineId} is missing from the committed contract ${contractId}`);
       return line;
     },
@@ -109,9 +123,7 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
     },
 
     async sendPaymentMethodUpdateEmail(customerPaymentMethodId) {
-      mapPaymentMethodSendUpdateEmail(
-        await gql<PaymentMethodSendUpdateEmailResult>(PAYMENT_METHOD_SEND_UPDATE_EMAIL, { customerPaymentMethodId }),
-      );
+      mapPaymentMethodSendUpdateEmail(await gql<PaymentMethodSendUpdateEmailResult>(PAYMENT_METHOD_SEND_UPDATE_EMAIL, { customerPaymentMethodId }));
     },
 
     async customerIdForAccessToken(token) {
@@ -155,6 +167,51 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
       return out;
     },
 
+    async findCustomersByEmail(emails) {
+      const found = new Map<string, string>();
+      const unique = [...new Set(emails.map((e) => e.trim().toLowerCase()))];
+      for (let i = 0; i < unique.length; i += CUSTOMERS_BY_EMAIL_MAX) {
+        const batch = unique.slice(i, i + CUSTOMERS_BY_EMAIL_MAX);
+        const ids = mapCustomersByEmail(await gql<CustomersByEmailResult>(customersByEmailDocument(batch.length), customersByEmailVariables(batch)), batch);
+        batch.forEach((email, j) => ids[j] && found.set(email, ids[j]));
+      }
+      return found;
+    },
+
+    async createCustomers(customers) {
+      const out: CustomerCreated[] = [];
+      for (let i = 0; i < customers.length; i += CUSTOMER_SET_MAX) {
+        const batch = customers.slice(i, i + CUSTOMER_SET_MAX);
+        out.push(...mapCustomerSet(await gql<CustomerSetResult>(customerSetDocument(batch.length), customerSetVariables(batch)), batch.length));
+      }
+      return out;
+    },
+
+    async getPaymentMethodOwner(id) {
+      return mapPaymentMethodOwner(await gql<PaymentMethodOwnerResult>(PAYMENT_METHOD_OWNER, { id }));
+    },
+
+    async createRemotePaymentMethod(customerId, reference) {
+      return mapPaymentMethodRemoteCreate(
+        await gql<PaymentMethodRemoteCreateResult>(PAYMENT_METHOD_REMOTE_CREATE, { customerId, remoteReference: remoteReferenceInput(reference) }),
+      );
+    },
+
+    async createContract(contract) {
+      return mapContractAtomicCreate(await gql<ContractAtomicCreateResult>(CONTRACT_ATOMIC_CREATE, contractAtomicCreateVariables(contract)));
+    },
+
+    async customerContracts(id) {
+      const out: { id: string; attributes: Record<string, string> }[] = [];
+      let after: string | null = null;
+      do {
+        const page = mapCustomerContracts(await gql<CustomerContractsResult>(CUSTOMER_CONTRACTS, { id, after }));
+        out.push(...page.contracts);
+        after = page.endCursor;
+      } while (after);
+      return out;
+    },
+
     async createAppCharge(request) {
       return mapAppSubscriptionCreate(await gql<AppSubscriptionCreateResult>(APP_SUBSCRIPTION_CREATE, appSubscriptionCreateVariables(request)));
     },
@@ -163,10 +220,13 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
       return mapCurrentAppInstallation(await gql<CurrentAppInstallationResult>(CURRENT_APP_INSTALLATION));
     },
 
+    async createBillingAttempt(contractId, request) {
+      return mapBillingAttemptCreate(await gql<BillingAttemptCreateResult>(BILLING_ATTEMPT_CREATE, billingAttemptCreateVariables(contractId, request)));
+    },
+
     async cancelAppCharge(id) {
       mapAppSubscriptionCancel(await gql<AppSubscriptionCancelResult>(APP_SUBSCRIPTION_CANCEL, { id }));
     },
   };
   return port;
 }
-

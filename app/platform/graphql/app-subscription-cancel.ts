@@ -3,8 +3,14 @@ import { assertNoUserErrors } from "../errors";
 export const APP_SUBSCRIPTION_CANCEL = /* GraphQL */ `
   mutation AppSubscriptionCancel($id: ID!) {
     appSubscriptionCancel(id: $id) {
-      appSubscription { id status }
-      userErrors { field message }
+      appSubscription {
+        id
+        status
+      }
+      userErrors {
+        field
+        message
+      }
     }
   }
 `;

@@ -7,9 +7,15 @@ import type { AppChargeRequest, AppChargeCreated } from "../port";
 export const APP_SUBSCRIPTION_CREATE = /* GraphQL */ `
   mutation AppSubscriptionCreate($name: String!, $returnUrl: URL!, $test: Boolean, $lineItems: [AppSubscriptionLineItemInput!]!) {
     appSubscriptionCreate(name: $name, returnUrl: $returnUrl, test: $test, lineItems: $lineItems, replacementBehavior: APPLY_IMMEDIATELY) {
-      appSubscription { id status }
+      appSubscription {
+        id
+        status
+      }
       confirmationUrl
-      userErrors { field message }
+      userErrors {
+        field
+        message
+      }
     }
   }
 `;

@@ -5,8 +5,16 @@ import type { GqlUserError } from "./contract-fields";
 export const BILLING_CYCLE_SKIP = /* GraphQL */ `
   mutation BillingCycleSkip($billingCycleInput: SubscriptionBillingCycleInput!) {
     subscriptionBillingCycleSkip(billingCycleInput: $billingCycleInput) {
-      billingCycle { cycleIndex skipped billingAttemptExpectedDate }
-      userErrors { field message code }
+      billingCycle {
+        cycleIndex
+        skipped
+        billingAttemptExpectedDate
+      }
+      userErrors {
+        field
+        message
+        code
+      }
     }
   }
 `;

@@ -4,8 +4,15 @@ import type { StatusChangePayload } from "./contract-fields";
 export const CONTRACT_ACTIVATE = /* GraphQL */ `
   mutation ContractActivate($subscriptionContractId: ID!) {
     subscriptionContractActivate(subscriptionContractId: $subscriptionContractId) {
-      contract { id status }
-      userErrors { field message code }
+      contract {
+        id
+        status
+      }
+      userErrors {
+        field
+        message
+        code
+      }
     }
   }
 `;

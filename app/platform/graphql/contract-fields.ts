@@ -12,6 +12,7 @@ export const LINE_FIELDS = /* GraphQL */ `
   currentPrice { amount currencyCode }
   sellingPlanId
   sellingPlanName
+  customAttributes { key value }
 `;
 
 export const CONTRACT_FIELDS = /* GraphQL */ `
@@ -38,6 +39,7 @@ export interface GqlLine {
   currentPrice: { amount: string; currencyCode: string };
   sellingPlanId: string | null;
   sellingPlanName: string | null;
+  customAttributes?: { key: string; value: string | null }[];
 }
 
 export interface GqlContract {
@@ -71,6 +73,7 @@ export function mapLine(line: GqlLine): PlatformLine {
     priceAmount: String(line.currentPrice.amount),
     sellingPlanId: line.sellingPlanId,
     sellingPlanName: line.sellingPlanName,
+    customAttributes: (line.customAttributes ?? []).map((a) => ({ key: a.key, value: a.value ?? "" })),
   };
 }
 

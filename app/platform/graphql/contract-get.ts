@@ -12,5 +12,4 @@ export interface ContractGetResult {
   subscriptionContract: GqlContract | null;
 }
 
-export const mapContractGet = (r: ContractGetResult): PlatformContract | null =>
-  r.subscriptionContract ? mapContract(r.subscriptionContract) : null;
+export const mapContractGet = (r: ContractGetResult): PlatformContract | null => (r.subscriptionContract ? mapContract(r.subscriptionContract) : null);

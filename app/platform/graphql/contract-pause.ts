@@ -4,8 +4,15 @@ import type { StatusChangePayload } from "./contract-fields";
 export const CONTRACT_PAUSE = /* GraphQL */ `
   mutation ContractPause($subscriptionContractId: ID!) {
     subscriptionContractPause(subscriptionContractId: $subscriptionContractId) {
-      contract { id status }
-      userErrors { field message code }
+      contract {
+        id
+        status
+      }
+      userErrors {
+        field
+        message
+        code
+      }
     }
   }
 `;

@@ -5,8 +5,15 @@ import type { GqlUserError } from "./contract-fields";
 export const CONTRACT_SET_NEXT_BILLING_DATE = /* GraphQL */ `
   mutation ContractSetNextBillingDate($contractId: ID!, $date: DateTime!) {
     subscriptionContractSetNextBillingDate(contractId: $contractId, date: $date) {
-      contract { id nextBillingDate }
-      userErrors { field message code }
+      contract {
+        id
+        nextBillingDate
+      }
+      userErrors {
+        field
+        message
+        code
+      }
     }
   }
 `;

@@ -5,8 +5,14 @@ import type { GqlUserError } from "./contract-fields";
 export const CONTRACT_UPDATE = /* GraphQL */ `
   mutation ContractUpdate($contractId: ID!) {
     subscriptionContractUpdate(contractId: $contractId) {
-      draft { id }
-      userErrors { field message code }
+      draft {
+        id
+      }
+      userErrors {
+        field
+        message
+        code
+      }
     }
   }
 `;

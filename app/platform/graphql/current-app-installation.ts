@@ -5,7 +5,13 @@ import type { AppCharge } from "../port";
 export const CURRENT_APP_INSTALLATION = /* GraphQL */ `
   query CurrentAppInstallation {
     currentAppInstallation {
-      activeSubscriptions { id name status test currentPeriodEnd }
+      activeSubscriptions {
+        id
+        name
+        status
+        test
+        currentPeriodEnd
+      }
     }
   }
 `;

@@ -6,7 +6,9 @@ import { SHOPIFY_API_VERSION } from "../api-version";
 
 export const CUSTOMER_ID = /* GraphQL */ `
   query CustomerId {
-    customer { id }
+    customer {
+      id
+    }
   }
 `;
 
@@ -14,8 +16,7 @@ export interface CustomerIdResult {
   customer: { id: string } | null;
 }
 
-export const customerAccountUrl = (shopNumericId: string) =>
-  `https://shopify.com/${shopNumericId}/account/customer/api/${SHOPIFY_API_VERSION}/graphql`;
+export const customerAccountUrl = (shopNumericId: string) => `https://shopify.com/${shopNumericId}/account/customer/api/${SHOPIFY_API_VERSION}/graphql`;
 
 /**
  * POSTs the query. Every refusal of the token (4xx, GraphQL error, no customer) is null. Shopify

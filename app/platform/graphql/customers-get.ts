@@ -1,5 +1,5 @@
 // nodes(ids) on Customer: the identity and default (shipping) address the migration export
-// carries (spec 2, Datasets: migration). E-mail and phone are read from defaultEmailAddress /
+// carries (docs/decisions/056-export-datasets.md). E-mail and phone are read from defaultEmailAddress /
 // defaultPhoneNumber: Customer.email and Customer.phone are deprecated in the targeted version.
 import type { PlatformCustomer } from "../port";
 
@@ -11,8 +11,12 @@ export const CUSTOMERS_GET = /* GraphQL */ `
         id
         firstName
         lastName
-        defaultEmailAddress { emailAddress }
-        defaultPhoneNumber { phoneNumber }
+        defaultEmailAddress {
+          emailAddress
+        }
+        defaultPhoneNumber {
+          phoneNumber
+        }
         defaultAddress {
           firstName
           lastName

@@ -11,14 +11,22 @@ export const DRAFT_LINE_UPDATE = /* GraphQL */ `
   }
 `;
 
+export interface LineChangeInput {
+  quantity?: number;
+  variantId?: string;
+  customAttributes?: { key: string; value: string }[];
+}
+
 export interface DraftLineUpdateResult {
   subscriptionDraftLineUpdate: { lineUpdated: GqlLine | null; userErrors: GqlUserError[] };
 }
 
-export function draftLineUpdateVariables(draftId: string, lineId: string, change: { quantity?: number; variantId?: string }) {
+export function draftLineUpdateVariables(draftId: string, lineId: string, change: LineChangeInput) {
   const input: Record<string, unknown> = {};
   if (change.quantity !== undefined) input.quantity = change.quantity;
   if (change.variantId !== undefined) input.productVariantId = change.variantId;
+  // Replaces the line's whole attribute list (Shopify's SubscriptionLineUpdateInput.customAttributes).
+  if (change.customAttributes !== undefined) input.customAttributes = change.customAttributes;
   return { draftId, lineId, input };
 }
 

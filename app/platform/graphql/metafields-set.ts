@@ -5,8 +5,16 @@ import type { GqlUserError } from "./contract-fields";
 export const METAFIELDS_SET = /* GraphQL */ `
   mutation MetafieldsSet($metafields: [MetafieldsSetInput!]!) {
     metafieldsSet(metafields: $metafields) {
-      metafields { id namespace key }
-      userErrors { field message code }
+      metafields {
+        id
+        namespace
+        key
+      }
+      userErrors {
+        field
+        message
+        code
+      }
     }
   }
 `;

@@ -10,9 +10,20 @@ export const PAYMENT_METHOD_GET = /* GraphQL */ `
         id
         instrument {
           __typename
-          ... on CustomerCreditCard { brand lastDigits expiryMonth expiryYear }
-          ... on CustomerShopPayAgreement { lastDigits expiryMonth expiryYear }
-          ... on CustomerPaypalBillingAgreement { paypalAccountEmail }
+          ... on CustomerCreditCard {
+            brand
+            lastDigits
+            expiryMonth
+            expiryYear
+          }
+          ... on CustomerShopPayAgreement {
+            lastDigits
+            expiryMonth
+            expiryYear
+          }
+          ... on CustomerPaypalBillingAgreement {
+            paypalAccountEmail
+          }
         }
       }
     }

@@ -5,8 +5,13 @@ import type { GqlUserError } from "./contract-fields";
 export const PAYMENT_METHOD_SEND_UPDATE_EMAIL = /* GraphQL */ `
   mutation PaymentMethodSendUpdateEmail($customerPaymentMethodId: ID!) {
     customerPaymentMethodSendUpdateEmail(customerPaymentMethodId: $customerPaymentMethodId) {
-      customer { id }
-      userErrors { field message }
+      customer {
+        id
+      }
+      userErrors {
+        field
+        message
+      }
     }
   }
 `;

@@ -9,7 +9,10 @@ export const SHOP_GET = /* GraphQL */ `
       name
       myshopifyDomain
       currencyCode
-      plan { publicDisplayName partnerDevelopment }
+      plan {
+        publicDisplayName
+        partnerDevelopment
+      }
     }
   }
 `;

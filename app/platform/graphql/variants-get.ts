@@ -10,8 +10,26 @@ export const VARIANTS_GET = /* GraphQL */ `
         title
         price
         availableForSale
-        media(first: 1) { nodes { preview { image { url } } } }
-        product { id title featuredMedia { preview { image { url } } } }
+        media(first: 1) {
+          nodes {
+            preview {
+              image {
+                url
+              }
+            }
+          }
+        }
+        product {
+          id
+          title
+          featuredMedia {
+            preview {
+              image {
+                url
+              }
+            }
+          }
+        }
       }
     }
   }

@@ -1,7 +1,7 @@
-// Admin API export jobs (spec 2, Endpoints): POST /exports, GET /exports, GET /exports/datasets,
+// Admin API export jobs (/docs#tag/Admin-API:-Exports; docs/decisions/057): POST /exports, GET /exports, GET /exports/datasets,
 // GET /exports/{id}. Scopes depend on the dataset, so these routes list none and the handlers
 // demand every scope of the dataset (exactly what paging the same rows needs). The
-// Idempotency-Key header is ignored here (spec 2 rule 3). The unauthenticated signed download
+// Idempotency-Key header is ignored here (docs/decisions/057-export-jobs.md). The unauthenticated signed download
 // is answered by the API front door (app/surfaces/exports-download.server.ts).
 import { z } from "zod";
 import { ApiError } from "../../errors";
@@ -26,7 +26,10 @@ const ExportJobSchema = z.object({
   started_at: z.string().nullable(),
   ready_at: z.string().nullable(),
   expires_at: z.string().nullable().describe("24 hours after ready_at"),
-  download_url: z.string().nullable().describe("{base_url}/api/exports/<id>/download?expires=<unix seconds>&signature=<hex>; set once ready, signed for one hour"),
+  download_url: z
+    .string()
+    .nullable()
+    .describe("{base_url}/api/exports/<id>/download?expires=<unix seconds>&signature=<hex>; set once ready, signed for one hour"),
   download_url_expires_at: z.string().nullable().describe("when download_url stops working (one hour after this response); null until ready"),
   error: z.object({ code: z.string().describe("export_too_large, shop_unavailable, enqueue_failed or render_failed"), message: z.string() }).nullable(),
   progress: z.number().int().describe("additive: rows rendered so far"),
@@ -50,7 +53,10 @@ export const createExportBody = z
   .object({
     dataset: z.string().describe(DATASET_NAMES.join(", ")),
     format: z.string().optional().describe("csv (default) or jsonl"),
-    filters: z.record(z.string(), z.unknown()).optional().describe(`subscriptions only: ${SUBSCRIPTION_FILTER_NAMES.join(", ")}`),
+    filters: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(`subscriptions only: ${SUBSCRIPTION_FILTER_NAMES.join(", ")}`),
   })
   .strict()
   .meta({ example: { dataset: "subscriptions", format: "csv", filters: { status: "active" } } })
@@ -95,7 +101,7 @@ function exportReference(): string {
   return [
     "Requires every scope of the dataset. One queued-or-running export per shop: a second create is 409 `export_in_progress` naming the job. The Idempotency-Key header is ignored. An unknown dataset, format or filter, or filters on a dataset that takes none, is 400 `invalid_request` naming the value.",
     "",
-    "**Formats.** `csv`: UTF-8 with a BOM, a header row of the labels, CRLF after every row, every field quoted, inner quotes doubled, empty value `\"\"`. `jsonl`: no BOM, one object per line, keys are the snake_case of the labels in column order, numbers and booleans stay JSON, money (exact decimal in the contract's currency) and dates (ISO 8601 UTC) are strings, empty is `null`. `row_count` excludes the header.",
+    '**Formats.** `csv`: UTF-8 with a BOM, a header row of the labels, CRLF after every row, every field quoted, inner quotes doubled, empty value `""`. `jsonl`: no BOM, one object per line, keys are the snake_case of the labels in column order, numbers and booleans stay JSON, money (exact decimal in the contract\'s currency) and dates (ISO 8601 UTC) are strings, empty is `null`. `row_count` excludes the header.',
     "",
     "**Spreadsheet safety.** In CSV only, a free-text cell (titles, names, addresses, order names) starting with `=`, `+`, `-`, `@`, TAB or CR is prefixed with an apostrophe `'` so spreadsheets do not evaluate it; ids, statuses, money, dates and numbers are never altered; JSONL carries every value exactly.",
     "",
@@ -110,7 +116,7 @@ function exportReference(): string {
 
 const DOWNLOAD_REFERENCE = [
   "When ready, `download_url` is `{base_url}/api/exports/<id>/download?expires=<unix seconds>&signature=<hex>`, signed (HMAC over the id and the expiry) for one hour and minted again on every GET. The download needs no key.",
-  "Success: `Content-Type: text/csv; charset=utf-8` or `application/x-ndjson; charset=utf-8`, `Content-Disposition: attachment; filename=\"<dataset>-<YYYY-MM-DD>.<csv|jsonl>\"`, exact `Content-Length`, `Cache-Control: private, no-store`, and `Content-Digest: sha-256=:<base64>:` (also `Digest: SHA-256=<base64>`).",
+  'Success: `Content-Type: text/csv; charset=utf-8` or `application/x-ndjson; charset=utf-8`, `Content-Disposition: attachment; filename="<dataset>-<YYYY-MM-DD>.<csv|jsonl>"`, exact `Content-Length`, `Cache-Control: private, no-store`, and `Content-Digest: sha-256=:<base64>:` (also `Digest: SHA-256=<base64>`).',
   "Every refusal (bad or edited signature, expired URL, unknown id, failed or expired job) is the same 404 `not_found`.",
   "A job of a dataset the key may not read is 403 `insufficient_scope`.",
 ].join(" ");

@@ -4,5 +4,5 @@ import { idempotencyHook } from "../../http/idempotency.server";
 import { ADMIN_SURFACE } from "../config";
 import { adminRoutes } from "./routes";
 
-// Idempotency (spec 1): the subscription writes run under app/http/idempotency.server.ts.
+// Idempotency (docs/decisions/021-idempotency.md): the subscription writes run under app/http/idempotency.server.ts.
 export const adminApi = createSurface(ADMIN_SURFACE, adminRoutes, { idempotency: idempotencyHook });

@@ -1,4 +1,4 @@
-// Admin API reads (spec 1, "Reads"): fifteen GET routes over the domain read functions. The
+// Admin API reads (/docs#tag/Admin-API:-Subscriptions and the tags after it): fifteen GET routes over the domain read functions. The
 // domain parses filters (unknown enum values and bad timestamps are 400 naming the value); this
 // file only binds paths, scopes and the list envelope. Unknown query parameters are refused by
 // the strict query schemas (a typo never silently widens a list).
@@ -32,8 +32,7 @@ function page(query: Q, bind: string): PageRequest {
   return { limit: clampLimit(query.limit), after: query.cursor ? decodeCursor(query.cursor, bind) : null };
 }
 
-const bindOf = (list: string, query: Q, filterNames: string[]) =>
-  [list, ...filterNames.map((n) => `${n}=${query[n] ?? ""}`)].join("|");
+const bindOf = (list: string, query: Q, filterNames: string[]) => [list, ...filterNames.map((n) => `${n}=${query[n] ?? ""}`)].join("|");
 
 async function listed<T>(query: Q, list: string, filterNames: string[], fetch: (p: PageRequest) => Promise<PageResult<T>>) {
   const bind = bindOf(list, query, filterNames);
@@ -161,8 +160,7 @@ export const adminReadRoutes: AnyRoute[] = [
     summary: "A campaign's send ledger with attribution outcome",
     response: S.page(S.Send),
     tags: ["Win-back"],
-    handler: (ctx) =>
-      listed(ctx.query, `winback-sends:${ctx.params.id}`, [], (p) => listSends({ shopId: ctx.shop.id, campaignId: ctx.params.id, page: p })),
+    handler: (ctx) => listed(ctx.query, `winback-sends:${ctx.params.id}`, [], (p) => listSends({ shopId: ctx.shop.id, campaignId: ctx.params.id, page: p })),
   }),
   defineRoute({
     method: "GET",

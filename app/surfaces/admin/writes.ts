@@ -1,4 +1,4 @@
-// Admin API subscription writes (spec 1, "Subscription writes"): scope write:subscriptions only
+// Admin API subscription writes (/docs#tag/Admin-API:-Subscription-writes; docs/decisions/023): scope write:subscriptions only
 // (it implies no read), Idempotency-Key required (the kernel checks it and runs the idempotency
 // hook), 200 with the write receipt. Bodies are parsed here by zod (400 invalid_request naming
 // the field); the domain receives typed options. The domain proves ownership and validates the

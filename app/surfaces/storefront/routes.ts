@@ -1,6 +1,6 @@
 // The Storefront API (publishable key, browser-safe reads; docs/decisions/065-storefront-api.md).
 // Every resource returns the child selling_plan_id resolved live at the platform, closing the
-// cart gap (spec 1 rule 10). Success answers are cacheable for a short time
+// cart gap (docs/decisions/065-storefront-api.md). Success answers are cacheable for a short time
 // (STOREFRONT_SURFACE.cacheMaxAgeSeconds, Vary: Origin, Authorization); errors are not.
 import { z } from "zod";
 import { previewMixMatch, productPlans, storefrontBundle, storefrontMixMatch } from "../../domain/storefront.server";

@@ -1,6 +1,7 @@
 // Analytics definitions (docs/decisions/022-analytics-definitions.md) through the Admin API.
 import { prisma } from "../../../app/db.server";
-import { cohorts } from "../../../app/domain/analytics.server";
+import fc from "fast-check";
+import { churn, cohorts, rangeBounds, RANGES } from "../../../app/domain/analytics.server";
 import { api, createAdminShop, gid, insertContracts, secretKey } from "../../support/admin-factories";
 
 const DAY = 86_400_000;
@@ -35,24 +36,80 @@ describe("GET /analytics/mrr", () => {
 });
 
 describe("GET /analytics/churn", () => {
-  it("counts the start-of-range base that ended within the range (default 30d)", async () => {
+  it("counts the start-of-range base that ended within the range (default 30d), by ended_at", async () => {
     const shop = await createAdminShop();
     const key = await secretKey(shop.id, ["read:analytics"]);
     const now = Date.now();
-    await insertContracts(shop.id, 6, () => ({ createdAt: new Date(now - 100 * DAY) })); // base, live
-    await insertContracts(shop.id, 2, () => ({ createdAt: new Date(now - 100 * DAY), status: "CANCELLED", updatedAt: new Date(now - 5 * DAY) })); // churned in 7d and 30d
-    await insertContracts(shop.id, 1, () => ({ createdAt: new Date(now - 100 * DAY), status: "EXPIRED", updatedAt: new Date(now - 20 * DAY) })); // churned in 30d only
-    await insertContracts(shop.id, 1, () => ({ createdAt: new Date(now - 100 * DAY), status: "CANCELLED", updatedAt: new Date(now - 60 * DAY) })); // gone before the range
-    await insertContracts(shop.id, 3, () => ({ createdAt: new Date(now - 2 * DAY) })); // new
-    await insertContracts(shop.id, 1, () => ({ createdAt: new Date(now - 3 * DAY), status: "CANCELLED", updatedAt: new Date(now - DAY) })); // new and ended
+    // updated_at is "just now" everywhere: only ended_at says when a contract ended.
+    const ago = (days: number) => new Date(now - days * DAY);
+    const touched = new Date(now - 60_000);
+    await insertContracts(shop.id, 6, () => ({ createdAt: ago(100), updatedAt: touched })); // base, live
+    await insertContracts(shop.id, 2, () => ({ createdAt: ago(100), status: "CANCELLED", updatedAt: touched, endedAt: ago(5) })); // churned in 7d and 30d
+    await insertContracts(shop.id, 1, () => ({ createdAt: ago(100), status: "EXPIRED", updatedAt: touched, endedAt: ago(20) })); // churned in 30d only
+    await insertContracts(shop.id, 1, () => ({ createdAt: ago(100), status: "FAILED", updatedAt: touched, endedAt: ago(25) })); // billing failed: churned in 30d only
+    await insertContracts(shop.id, 1, () => ({ createdAt: ago(100), status: "CANCELLED", updatedAt: touched, endedAt: ago(60) })); // gone before the range
+    await insertContracts(shop.id, 1, () => ({ createdAt: ago(100), status: "PAUSED", updatedAt: ago(3) })); // paused is not churn
+    await insertContracts(shop.id, 3, () => ({ createdAt: ago(2), updatedAt: touched })); // new
+    await insertContracts(shop.id, 1, () => ({ createdAt: ago(3), status: "CANCELLED", updatedAt: touched, endedAt: ago(1) })); // new and ended
     const d30 = (await api(key, "GET", "/analytics/churn")).json;
-    expect(d30).toMatchObject({ range: "30d", subscribers_at_start: 9, churned: 3, churn_rate: 0.3333, new_subscriptions: 4, ended_total: 4 });
+    expect(d30).toMatchObject({ range: "30d", subscribers_at_start: 11, churned: 4, churn_rate: 0.3636, new_subscriptions: 4, ended_total: 5 });
     const d7 = (await api(key, "GET", "/analytics/churn?range=7d")).json;
-    expect(d7).toMatchObject({ range: "7d", subscribers_at_start: 8, churned: 2, churn_rate: 0.25 });
+    expect(d7).toMatchObject({ range: "7d", subscribers_at_start: 9, churned: 2, churn_rate: 0.2222 });
     expect((await api(key, "GET", "/analytics/churn?range=12mo")).json.range).toBe("12mo");
     const bad = await api(key, "GET", "/analytics/churn?range=1y");
     expect(bad.status).toBe(400);
     expect(bad.json.error.message).toContain("1y");
+  });
+
+  it("property: churn and cohorts equal a recount of ended_at over random contracts", async () => {
+    const now = new Date(Date.UTC(2026, 9, 15, 12));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            createdDaysAgo: fc.integer({ min: 0, max: 400 }),
+            // null: still live; else days after creation it ended (may be after "now": then live)
+            endedAfter: fc.option(fc.integer({ min: 0, max: 400 }), { nil: null }),
+            status: fc.constantFrom("CANCELLED", "EXPIRED", "FAILED"),
+          }),
+          { minLength: 0, maxLength: 30 },
+        ),
+        fc.constantFrom(...RANGES),
+        async (rows, range) => {
+          const shop = await createAdminShop();
+          const contracts = rows.map((r) => {
+            const createdAt = new Date(now.getTime() - r.createdDaysAgo * DAY - 3_600_000);
+            const end = r.endedAfter === null ? null : new Date(createdAt.getTime() + r.endedAfter * DAY);
+            const endedAt = end && end < now ? end : null;
+            return { createdAt, endedAt, status: endedAt ? r.status : ("ACTIVE" as const) };
+          });
+          await insertContracts(shop.id, contracts.length, (i) => ({ ...contracts[i], updatedAt: now }));
+          const { start, end } = rangeBounds(range, now);
+          const base = contracts.filter((c) => c.createdAt < start && (!c.endedAt || c.endedAt >= start));
+          const churned = base.filter((c) => c.endedAt && c.endedAt < end).length;
+          expect(await churn(shop.id, range, now)).toMatchObject({
+            subscribers_at_start: base.length,
+            churned,
+            new_subscriptions: contracts.filter((c) => c.createdAt >= start).length,
+            ended_total: contracts.filter((c) => c.endedAt && c.endedAt >= start && c.endedAt < end).length,
+          });
+          // Cohorts: for each signup month, who is live at each month boundary after it.
+          const monthStart = (d: Date, k = 0) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + k, 1));
+          const all = (await cohorts(shop.id, "all", now)).cohorts;
+          expect(all.map((c) => c.cohort).sort()).toEqual([...new Set(contracts.map((c) => c.createdAt.toISOString().slice(0, 7)))].sort());
+          for (const cohort of all) {
+            const members = contracts.filter((c) => c.createdAt.toISOString().slice(0, 7) === cohort.cohort);
+            expect(cohort.size).toBe(members.length);
+            for (const { month, active } of cohort.retention) {
+              const boundary = monthStart(members[0].createdAt, month);
+              // live at the boundary = not ended before it (one that ends in its signup month is gone at k = 1)
+              expect(active).toBe(members.filter((c) => !c.endedAt || c.endedAt >= boundary).length);
+            }
+          }
+        },
+      ),
+      { numRuns: 15 },
+    );
   });
 
   it("churn_rate is null when nobody was subscribed at the start", async () => {
@@ -68,8 +125,19 @@ describe("GET /analytics/cohorts", () => {
     const now = new Date(Date.UTC(2026, 5, 10)); // June 2026
     const jan = (d: number) => new Date(Date.UTC(2026, 0, d));
     await insertContracts(shop.id, 4, () => ({ createdAt: jan(10) }));
-    await insertContracts(shop.id, 1, () => ({ createdAt: jan(12), status: "CANCELLED", updatedAt: new Date(Date.UTC(2026, 1, 20)) })); // ended in Feb
-    await insertContracts(shop.id, 1, () => ({ createdAt: jan(31), status: "CANCELLED", updatedAt: new Date(Date.UTC(2026, 3, 2)) })); // ended in Apr
+    // updated_at is later than the end (an edit after the end): only ended_at places the end.
+    await insertContracts(shop.id, 1, () => ({
+      createdAt: jan(12),
+      status: "CANCELLED",
+      updatedAt: new Date(Date.UTC(2026, 5, 1)),
+      endedAt: new Date(Date.UTC(2026, 1, 20)),
+    })); // ended in Feb
+    await insertContracts(shop.id, 1, () => ({
+      createdAt: jan(31),
+      status: "CANCELLED",
+      updatedAt: new Date(Date.UTC(2026, 5, 1)),
+      endedAt: new Date(Date.UTC(2026, 3, 2)),
+    })); // ended in Apr
     await insertContracts(shop.id, 2, () => ({ createdAt: new Date(Date.UTC(2026, 4, 3)) }));
     await insertContracts(shop.id, 1, () => ({ createdAt: new Date(Date.UTC(2024, 4, 3)) })); // outside window 12
     const r = await cohorts(shop.id, "12", now);

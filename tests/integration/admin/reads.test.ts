@@ -1,16 +1,6 @@
-// Contract tests for the fifteen Admin API reads (spec 1, "Reads").
+// Contract tests for the fifteen Admin API reads (/docs, Admin API).
 import { prisma } from "../../../app/db.server";
-import {
-  ALL_READ_SCOPES,
-  api,
-  createAdminShop,
-  createPlanGroup,
-  enc,
-  gid,
-  insertContract,
-  insertContracts,
-  secretKey,
-} from "../../support/admin-factories";
+import { ALL_READ_SCOPES, api, createAdminShop, createPlanGroup, enc, gid, insertContract, insertContracts, secretKey } from "../../support/admin-factories";
 
 describe("GET /subscriptions", () => {
   it("pages 600+ contracts with limit=1000 (clamped to 250), each exactly once, newest first", async () => {
@@ -140,7 +130,15 @@ describe("GET /subscriptions/{contract_gid}", () => {
     const r = await api(without, "GET", `/subscriptions/${enc(c.contractGid)}`);
     expect(r.status).toBe(200);
     expect(r.json.lines[0]).toMatchObject({ line_id: c.lines[0].lineGid, quantity: 2, price: { amount: "15.00", currency_code: "USD" } });
-    expect(r.json.gift).toMatchObject({ kind: "prepaid", status: "claimed", gifter_name: null, gifter_email: null, recipient_name: null, recipient_email: null, message: null });
+    expect(r.json.gift).toMatchObject({
+      kind: "prepaid",
+      status: "claimed",
+      gifter_name: null,
+      gifter_email: null,
+      recipient_name: null,
+      recipient_email: null,
+      message: null,
+    });
     expect(r.text).not.toContain("deadbeef");
     expect(r.text).not.toMatch(/claim_token/);
     const withCustomers = await secretKey(shop.id, ["read:subscriptions", "read:customers"]);
@@ -202,7 +200,12 @@ describe("GET /plans", () => {
       label: "Charged on the 15th of March and September",
     });
     expect(byId[anchored.groupGid].cadence.interval).toBe("MONTH");
-    expect(byId[rolling.groupGid]).toMatchObject({ cadence: { label: "Every month", interval: "MONTH", interval_count: 1 }, billing: { label: "Billed monthly" }, discount: { label: "10% off" }, giftable: false });
+    expect(byId[rolling.groupGid]).toMatchObject({
+      cadence: { label: "Every month", interval: "MONTH", interval_count: 1 },
+      billing: { label: "Billed monthly" },
+      discount: { label: "10% off" },
+      giftable: false,
+    });
     expect(r.text).not.toContain(rolling.sellingPlans[0].sellingPlanGid);
     expect((await api(key, "GET", "/plans")).json.data).toHaveLength(3);
     expect((await api(key, "GET", "/plans?status=archived")).json.data).toHaveLength(1);
@@ -217,12 +220,19 @@ describe("bundles and boxes", () => {
     const shop = await createAdminShop();
     const key = await secretKey(shop.id, ["read:bundles"]);
     const group = await createPlanGroup(shop.id);
-    const bundle = await prisma.bundle.create({ data: { shopId: shop.id, groupId: group.id, title: "Box", kind: "BUILD_A_BOX", boxSizeMin: 3, boxSizeMax: 6 } });
+    const bundle = await prisma.bundle.create({
+      data: { shopId: shop.id, groupId: group.id, title: "Box", kind: "BUILD_A_BOX", boxSizeMin: 3, boxSizeMax: 6 },
+    });
     for (let m = 0; m < 30; m++) {
       const d = new Date(Date.UTC(2023, m, 1));
       const period = `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, "0")}`;
       await prisma.bundleBox.create({
-        data: { bundleId: bundle.id, period, published: true, items: { create: [{ variantGid: gid("ProductVariant"), productTitle: `P${m}`, priceCents: 500 + m, position: 0 }] } },
+        data: {
+          bundleId: bundle.id,
+          period,
+          published: true,
+          items: { create: [{ variantGid: gid("ProductVariant"), productTitle: `P${m}`, priceCents: 500 + m, position: 0 }] },
+        },
       });
     }
     const list = await api(key, "GET", "/bundles");
@@ -233,7 +243,9 @@ describe("bundles and boxes", () => {
     expect(boxes.json.data[0].period).toBe("2025-06");
     expect(boxes.json.data[23].period).toBe("2023-07");
     const one = await api(key, "GET", `/bundles/${bundle.id}/boxes?period=2024-02`);
-    expect(one.json.data).toEqual([expect.objectContaining({ period: "2024-02", items: [expect.objectContaining({ product_title: "P13", price_cents: 513 })] })]);
+    expect(one.json.data).toEqual([
+      expect.objectContaining({ period: "2024-02", items: [expect.objectContaining({ product_title: "P13", price_cents: 513 })] }),
+    ]);
     expect((await api(key, "GET", `/bundles/${bundle.id}/boxes?period=2019-01`)).json.data).toEqual([]);
     for (const p of ["2024-13", "2024-2", "24-02", "2024-02-01"]) {
       const r = await api(key, "GET", `/bundles/${bundle.id}/boxes?period=${p}`);
@@ -267,7 +279,9 @@ describe("mix-match", () => {
       },
     });
     const list = await api(key, "GET", "/mix-match");
-    expect(list.json.data).toEqual([expect.objectContaining({ id: plan.id, selling_plan_group_id: group.groupGid, cart_group_id: "mm_abc", price_cents: 3600 })]);
+    expect(list.json.data).toEqual([
+      expect.objectContaining({ id: plan.id, selling_plan_group_id: group.groupGid, cart_group_id: "mm_abc", price_cents: 3600 }),
+    ]);
     const one = await api(key, "GET", `/mix-match/${plan.id}`);
     expect(one.json.categories.map((c: { title: string }) => c.title)).toEqual(["Coffees", "Teas"]);
     expect(one.json.categories[0].entries[0]).toMatchObject({ product_title: "Dark", price_cents: 700 });
@@ -279,7 +293,15 @@ describe("mix-match", () => {
 describe("gifts", () => {
   it("hides names, e-mails and message without read:customers; never a claim token; status filter", async () => {
     const shop = await createAdminShop();
-    const base = { shopId: shop.id, gifterName: "Ann", gifterEmail: "ann@example.com", recipientName: "Bo", recipientEmail: "bo@example.com", message: "Hi", claimTokenHash: "secret-hash" };
+    const base = {
+      shopId: shop.id,
+      gifterName: "Ann",
+      gifterEmail: "ann@example.com",
+      recipientName: "Bo",
+      recipientEmail: "bo@example.com",
+      message: "Hi",
+      claimTokenHash: "secret-hash",
+    };
     await prisma.gift.create({ data: { ...base, kind: "RECURRING", status: "CLAIMED" } });
     await prisma.gift.create({ data: { ...base, kind: "PREPAID", status: "SENT", prepaidCharges: 6 } });
     const plain = await secretKey(shop.id, ["read:gifts"]);
@@ -302,14 +324,28 @@ describe("win-back and notifications", () => {
   it("lists campaigns and the send ledger with attribution", async () => {
     const shop = await createAdminShop();
     const key = await secretKey(shop.id, ["read:winback"]);
-    const campaign = await prisma.winbackCampaign.create({ data: { shopId: shop.id, name: "Come back", status: "active", offerLabel: "20% off", discountPercent: 20, delayDays: 7 } });
+    const campaign = await prisma.winbackCampaign.create({
+      data: { shopId: shop.id, name: "Come back", status: "active", offerLabel: "20% off", discountPercent: 20, delayDays: 7 },
+    });
     const at = new Date();
     await prisma.winbackSend.create({
-      data: { shopId: shop.id, campaignId: campaign.id, contractGid: gid("SubscriptionContract"), customerGid: gid("Customer"), sentAt: at, reactivated: true, reactivatedAt: at, recoveredAmountCents: 4599, currencyCode: "USD" },
+      data: {
+        shopId: shop.id,
+        campaignId: campaign.id,
+        contractGid: gid("SubscriptionContract"),
+        customerGid: gid("Customer"),
+        sentAt: at,
+        reactivated: true,
+        reactivatedAt: at,
+        recoveredAmountCents: 4599,
+        currencyCode: "USD",
+      },
     });
     expect((await api(key, "GET", "/winback/campaigns")).json.data).toEqual([expect.objectContaining({ id: campaign.id, offer_label: "20% off" })]);
     const sends = await api(key, "GET", `/winback/campaigns/${campaign.id}/sends`);
-    expect(sends.json.data).toEqual([expect.objectContaining({ reactivated: true, reactivated_at: at.toISOString(), recovered_amount: { amount: "45.99", currency_code: "USD" } })]);
+    expect(sends.json.data).toEqual([
+      expect.objectContaining({ reactivated: true, reactivated_at: at.toISOString(), recovered_amount: { amount: "45.99", currency_code: "USD" } }),
+    ]);
     expect((await api(key, "GET", "/winback/campaigns/nope/sends")).status).toBe(404);
   });
 

@@ -1,4 +1,4 @@
-// Contract tests for the six subscription writes and idempotency (spec 1, "Subscription writes",
+// Contract tests for the six subscription writes and idempotency (/docs#tag/Admin-API:-Subscription-writes,
 // "States and transitions", "Idempotency"), against the real platform simulator.
 import { prisma } from "../../../app/db.server";
 import type { RunningSimulator } from "../../../simulator/server";
@@ -14,8 +14,7 @@ afterAll(async () => {
 });
 
 const W = ["write:subscriptions"];
-const ops = (domain: string, name: string) =>
-  simulator.state.shops[domain].operations.filter((o) => o.operation === name && o.outcome === "ok").length;
+const ops = (domain: string, name: string) => simulator.state.shops[domain].operations.filter((o) => o.operation === name && o.outcome === "ok").length;
 const mirror = (shopId: string, gid: string) => prisma.contract.findFirstOrThrow({ where: { shopId, contractGid: gid }, include: { lines: true } });
 
 describe("a write-only key", () => {
@@ -165,7 +164,9 @@ describe("anchored plans", () => {
     const now = new Date();
     // A current charge on an anchor: the next 15 March / 15 September after now.
     const y = now.getUTCFullYear();
-    const candidates = [Date.UTC(y, 2, 15, 9), Date.UTC(y, 8, 15, 9), Date.UTC(y + 1, 2, 15, 9), Date.UTC(y + 1, 8, 15, 9)].filter((t) => t > now.getTime() + 86_400_000);
+    const candidates = [Date.UTC(y, 2, 15, 9), Date.UTC(y, 8, 15, 9), Date.UTC(y + 1, 2, 15, 9), Date.UTC(y + 1, 8, 15, 9)].filter(
+      (t) => t > now.getTime() + 86_400_000,
+    );
     const current = new Date(candidates[0]);
     const c = await seedContract(simulator.url, s, { nextBillingDate: current.toISOString() });
     const key = await secretKey(s.shop.id, W);
@@ -234,12 +235,17 @@ describe("validation before the mutation does not spend the key", () => {
       expect(r.status, JSON.stringify(body)).toBe(status);
       expect(r.json.error.code).toBe("invalid_request");
     }
-    const unknownLine = await api(key, "PATCH", `/subscriptions/${enc(c.gid)}/lines/${enc("gid://shopify/SubscriptionLine/1")}`, { body: { quantity: 2 }, idempotencyKey: "line-k" });
+    const unknownLine = await api(key, "PATCH", `/subscriptions/${enc(c.gid)}/lines/${enc("gid://shopify/SubscriptionLine/1")}`, {
+      body: { quantity: 2 },
+      idempotencyKey: "line-k",
+    });
     expect(unknownLine.status).toBe(404);
     expect(ops(s.shop.domain, "subscriptionDraftCommit")).toBe(0);
     // The group's other variant (known to the mirror through the group's bundle catalogue).
     const bundle = await prisma.bundle.create({ data: { shopId: s.shop.id, groupId: s.localGroup.id, title: "B", kind: "REGULAR" } });
-    await prisma.bundleBox.create({ data: { bundleId: bundle.id, period: "2026-01", items: { create: [{ variantGid: s.variants.alsoInGroup, productTitle: "Coffee", priceCents: 2000 }] } } });
+    await prisma.bundleBox.create({
+      data: { bundleId: bundle.id, period: "2026-01", items: { create: [{ variantGid: s.variants.alsoInGroup, productTitle: "Coffee", priceCents: 2000 }] } },
+    });
     const swap = await api(key, "PATCH", path, { body: { variant_id: s.variants.alsoInGroup, quantity: 2 }, idempotencyKey: "line-k" });
     expect(swap.status).toBe(200);
     expect(swap.json.line).toMatchObject({ variant_id: s.variants.alsoInGroup, quantity: 2, selling_plan_id: s.planGid, price: { amount: "20.00" } });

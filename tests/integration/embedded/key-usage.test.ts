@@ -15,9 +15,7 @@ describe("key usage", () => {
     expect((await api(key, "GET", "/plans")).status).toBe(403);
     expect((await api(key, "GET", "/subscriptions?status=NOPE")).status).toBe(400);
     expect((await api(other, "GET", "/subscriptions")).status).toBe(200);
-    await expect
-      .poll(async () => (await keyUsage([keyId(key)])).get(keyId(key)))
-      .toEqual({ requests: 3, client_errors: 2, server_errors: 0, rate_limited: 0 });
+    await expect.poll(async () => (await keyUsage([keyId(key)])).get(keyId(key))).toEqual({ requests: 3, client_errors: 2, server_errors: 0, rate_limited: 0 });
     expect((await keyUsage([keyId(other)])).get(keyId(other))).toEqual({ requests: 1, client_errors: 0, server_errors: 0, rate_limited: 0 });
   });
 

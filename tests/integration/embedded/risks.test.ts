@@ -24,18 +24,29 @@ describe("Risk Center", () => {
     const writer = await mintKey({ shopId: shop.id, name: "ops", scopes: ["write:subscriptions"], kind: "SECRET" });
     await mintKey({ shopId: shop.id, name: "soon", scopes: ["read:plans"], kind: "SECRET", expiresAt: new Date(now.getTime() + 3 * DAY) });
     const old = await mintKey({ shopId: shop.id, name: "old", scopes: ["read:plans"], kind: "SECRET" });
-    await prisma.apiKey.update({ where: { id: old.id }, data: { createdAt: new Date(now.getTime() - 200 * DAY), lastUsedAt: new Date(now.getTime() - 100 * DAY) } });
+    await prisma.apiKey.update({
+      where: { id: old.id },
+      data: { createdAt: new Date(now.getTime() - 200 * DAY), lastUsedAt: new Date(now.getTime() - 100 * DAY) },
+    });
     // revoked keys and far expiries raise nothing
     const revoked = await mintKey({ shopId: shop.id, name: "gone", scopes: ["write:subscriptions"], kind: "SECRET" });
     await prisma.apiKey.update({ where: { id: revoked.id }, data: { revokedAt: now } });
     await mintKey({ shopId: shop.id, name: "later", scopes: ["read:plans"], kind: "SECRET", expiresAt: new Date(now.getTime() + 30 * DAY) });
     const secret = "x";
-    await prisma.webhookEndpoint.create({ data: { shopId: shop.id, url: "https://a.example/hook", events: [], secretCiphertext: secret, enabled: false, disabledReason: "exhausted" } });
-    await prisma.webhookEndpoint.create({ data: { shopId: shop.id, url: "https://b.example/hook", events: [], secretCiphertext: secret, consecutiveExhausted: 2 } });
-    await prisma.webhookEndpoint.create({ data: { shopId: shop.id, url: "https://c.example/hook", events: [], secretCiphertext: secret, enabled: false, disabledReason: "merchant" } });
+    await prisma.webhookEndpoint.create({
+      data: { shopId: shop.id, url: "https://a.example/hook", events: [], secretCiphertext: secret, enabled: false, disabledReason: "exhausted" },
+    });
+    await prisma.webhookEndpoint.create({
+      data: { shopId: shop.id, url: "https://b.example/hook", events: [], secretCiphertext: secret, consecutiveExhausted: 2 },
+    });
+    await prisma.webhookEndpoint.create({
+      data: { shopId: shop.id, url: "https://c.example/hook", events: [], secretCiphertext: secret, enabled: false, disabledReason: "merchant" },
+    });
     await insertContracts(shop.id, 3, () => ({ monthlyAmountCents: null }));
     await insertContracts(shop.id, 1, () => ({ monthlyAmountCents: null, status: "CANCELLED" }));
-    await prisma.exportJob.create({ data: { shopId: shop.id, dataset: "subscriptions", format: "csv", status: "failed", activeSlot: null, errorMessage: "disk full" } });
+    await prisma.exportJob.create({
+      data: { shopId: shop.id, dataset: "subscriptions", format: "csv", status: "failed", activeSlot: null, errorMessage: "disk full" },
+    });
 
     const risks = await openRisks(shop.id, now);
     expect(risks.map((r) => [r.severity, r.id.split(":")[0]])).toEqual([

@@ -18,7 +18,10 @@ async function render(name: DatasetName, shopId: string, format: "csv" | "jsonl"
   return { text, rows };
 }
 const jsonl = async (name: DatasetName, shopId: string, pageSize?: number) =>
-  (await render(name, shopId, "jsonl", pageSize)).text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  (await render(name, shopId, "jsonl", pageSize)).text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 describe("export datasets", () => {
   it("plans: one row per selling plan group, newest first, schedule columns only on anchored plans", async () => {
@@ -68,13 +71,24 @@ describe("export datasets", () => {
         createdAt: new Date("2026-03-01T00:00:00Z"),
         boxes: {
           create: [
-            { period: "2026-01", published: true, items: { create: [{ variantGid: gid("ProductVariant"), productTitle: "Beans", priceCents: 900, quantity: 2, position: 0 }, { variantGid: gid("ProductVariant"), productTitle: "Mug", priceCents: 1500, quantity: 1, position: 1 }] } },
+            {
+              period: "2026-01",
+              published: true,
+              items: {
+                create: [
+                  { variantGid: gid("ProductVariant"), productTitle: "Beans", priceCents: 900, quantity: 2, position: 0 },
+                  { variantGid: gid("ProductVariant"), productTitle: "Mug", priceCents: 1500, quantity: 1, position: 1 },
+                ],
+              },
+            },
             { period: "2026-02", published: false },
           ],
         },
       },
     });
-    const empty = await prisma.bundle.create({ data: { shopId: shop.id, groupId: group.id, title: "Empty", kind: "BUILD_A_BOX", createdAt: new Date("2026-01-01T00:00:00Z") } });
+    const empty = await prisma.bundle.create({
+      data: { shopId: shop.id, groupId: group.id, title: "Empty", kind: "BUILD_A_BOX", createdAt: new Date("2026-01-01T00:00:00Z") },
+    });
     const rows = await jsonl("bundles", shop.id, 1);
     expect(rows.map((r) => [r.bundle_id, r.period, r.product])).toEqual([
       [full.id, "2026-02", null],
@@ -100,7 +114,13 @@ describe("export datasets", () => {
         maxItems: 3,
         categories: {
           create: [
-            { title: "Teas", position: 0, entries: { create: [{ variantGid: "gid://shopify/ProductVariant/7", productTitle: "Green", variantTitle: "50 g", priceCents: 500, position: 0 }] } },
+            {
+              title: "Teas",
+              position: 0,
+              entries: {
+                create: [{ variantGid: "gid://shopify/ProductVariant/7", productTitle: "Green", variantTitle: "50 g", priceCents: 500, position: 0 }],
+              },
+            },
             { title: "Soon", position: 1 },
           ],
         },

@@ -1,4 +1,4 @@
-// The signed download route over real HTTP (spec 2, Download route): the signature covers the
+// The signed download route over real HTTP (docs/decisions/058-export-downloads.md): the signature covers the
 // id and the expiry; every refusal is the identical 404 (only the request id differs).
 import { prisma } from "../../../app/db.server";
 import { signDownloadUrl } from "../../../app/domain/exports/signing.server";

@@ -1,4 +1,4 @@
-// Export jobs over real HTTP (spec 2): the in-process web server, real BullMQ workers, real
+// Export jobs over real HTTP (/docs#tag/Admin-API:-Exports): the in-process web server, real BullMQ workers, real
 // files. Create -> queued -> running -> ready, the download's exact bytes and headers against
 // golden files, every 400/403/409 rule, one job per shop under 20 parallel POSTs, and the list
 // and catalogue.
@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { prisma } from "../../../app/db.server";
 import { QUEUES, queue } from "../../../app/queues.server";
 import { startStack, type Stack } from "../../support/stack";
-import { adminClient, finished, golden, insertGoldenContracts, keyWith, type Client } from "../../support/exports";
+import { adminClient, finished, golden, insertGoldenContracts, keyWith } from "../../support/exports";
 
 // Worker round trips on a loaded machine: generous per-test time (no wall-clock assertions).
 vi.setConfig({ testTimeout: 120_000 });
@@ -221,7 +221,16 @@ describe("GET /exports, /exports/{id}, /exports/datasets", () => {
     expect(subs.filters).toContain("view");
     expect(subs.columns[3]).toEqual({ label: "Plan group ID", key: "plan_group_id" });
     expect(r.json.data[1].filters).toEqual([]);
-    const all = adminClient(stack.appUrl, await keyWith((await prisma.shop.findFirstOrThrow({ where: { apiKeys: { some: {} } }, orderBy: { createdAt: "desc" } })).id, ["read:subscriptions", "read:customers", "read:plans", "read:bundles", "read:mixmatch"]));
+    const all = adminClient(
+      stack.appUrl,
+      await keyWith((await prisma.shop.findFirstOrThrow({ where: { apiKeys: { some: {} } }, orderBy: { createdAt: "desc" } })).id, [
+        "read:subscriptions",
+        "read:customers",
+        "read:plans",
+        "read:bundles",
+        "read:mixmatch",
+      ]),
+    );
     const everything = await all("GET", "/exports/datasets");
     expect(everything.json.data.map((d: { name: string }) => d.name)).toEqual(["subscriptions", "plans", "bundles", "mix_match", "migration"]);
     expect(everything.json.data[4].scopes).toEqual(["read:subscriptions", "read:customers"]);

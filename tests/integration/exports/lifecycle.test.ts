@@ -1,4 +1,4 @@
-// Every state and transition of spec 2's table that is not an HTTP answer: running and
+// Every state and transition of the export lifecycle (docs/decisions/057) that is not an HTTP answer: running and
 // progress, failure codes (shop_unavailable, enqueue_failed, render_failed), the daily sweep on
 // a controllable clock (expired after 24 h with the bytes deleted, stuck jobs released after
 // 24 h, records deleted after 7 days), app/uninstalled and shop/redact, and a job Redis forgot.

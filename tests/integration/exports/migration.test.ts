@@ -1,4 +1,4 @@
-// The migration dataset (spec 2, Datasets): contracts of the mirror with the customer's e-mail,
+// The migration dataset (docs/decisions/056-export-datasets.md): contracts of the mirror with the customer's e-mail,
 // name, phone and shipping address read from the platform (the simulator, through the real
 // GraphQL adapter) while rendering, in batched nodes(ids:) reads that ride out THROTTLED answers;
 // a platform failure on the last attempt fails the job with render_failed.
@@ -36,7 +36,10 @@ describe("migration export", () => {
     const job = await finished(call, (await call("POST", "/exports", { dataset: "migration", format: "jsonl" })).json.id);
     expect(job.status).toBe("ready");
     const text = await (await fetch(job.download_url)).text();
-    const rows = text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const rows = text
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const lines = await prisma.contractLine.count({ where: { contract: { shopId } } });
     expect(rows.length).toBe(lines);
     expect(job.row_count).toBe(lines);
@@ -52,7 +55,14 @@ describe("migration export", () => {
       expect(r.shipping_city).toBe("Ottawa");
       expect(r.shipping_country_code).toBe("CA");
     }
-    expect(Object.keys(rows[0])).toEqual(MIGRATION_HEADER.map((l) => l.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "")));
+    expect(Object.keys(rows[0])).toEqual(
+      MIGRATION_HEADER.map((l) =>
+        l
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, "_")
+          .replace(/^_+|_+$/g, ""),
+      ),
+    );
     // 130 contracts in pages of 100: two batched customer reads (plus the throttled retry).
     const reads = (await stack.control.operations(domain, { operation: "nodes" })).filter((o) => o.outcome === "ok");
     expect(reads.length).toBe(2);

@@ -1,4 +1,4 @@
-// The 128 MB cap (spec 2, Limits), lowered for this file: EXPORT_MAX_BYTES is read when the
+// The 128 MB cap (docs/decisions/057-export-jobs.md), lowered for this file: EXPORT_MAX_BYTES is read when the
 // environment is first parsed, so it is set before any module is imported.
 vi.hoisted(() => {
   process.env.EXPORT_MAX_BYTES = "3000";

@@ -1,11 +1,11 @@
-// A worker process SIGKILLed in the middle of rendering an export (spec 2, Lifecycle: a file
+// A worker process SIGKILLed in the middle of rendering an export (docs/decisions/057-export-jobs.md: a file
 // exists completely or not at all): nothing is downloadable while it is dead, and another
 // worker renders the job from the first row to a complete file.
-import { spawn, type ChildProcess } from "node:child_process";
 import { prisma } from "../../../app/db.server";
 import { createExport } from "../../../app/domain/exports/jobs.server";
 import { exportStorage, storageKey } from "../../../app/domain/exports/storage.server";
 import { insertContracts } from "../../support/admin-factories";
+import { exited, startWorker } from "../../support/processes";
 import { eventually, startStack, type Stack } from "../../support/stack";
 
 let stack: Stack;
@@ -16,27 +16,15 @@ afterAll(async () => {
   await stack.close();
 });
 
-function startWorker(): ChildProcess & { ready: Promise<void> } {
-  // Small keyset pages and progress written for each, so the render is many steps long.
-  const child = spawn(process.execPath, ["--import", "tsx", "workers/main.ts"], {
-    env: { ...process.env, WORKER_QUEUES: "exports", WORKER_LOCK_MS: "1000", EXPORT_PAGE_ROWS: "100" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("workers ready") && resolve());
-    child.once("exit", (code) => reject(new Error(`worker exited early (${code})`)));
-  });
-  return Object.assign(child, { ready });
-}
-
-const exited = (child: ChildProcess) => new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+// Small keyset pages and progress written for each, so the render is many steps long.
+const startExportWorker = () => startWorker("exports", { EXPORT_PAGE_ROWS: "100" });
 
 describe("export worker crash", () => {
   it("SIGKILL mid-render leaves nothing downloadable; the job is rendered again, whole", async () => {
     const { shopId } = await stack.installShop();
     await insertContracts(shopId, 12_000, (i) => ({ createdAt: new Date(Date.UTC(2026, 0, 1) - i * 1000), productTitle: `Product ${i}` }));
 
-    const first = startWorker();
+    const first = startExportWorker();
     await first.ready;
     const job = await createExport({ shopId, dataset: "subscriptions", format: "csv", filters: {}, filterOptions: {} });
     // Mid-render: running, some rows rendered, not all.
@@ -46,7 +34,7 @@ describe("export worker crash", () => {
     }, 60_000);
     const gone = exited(first);
     first.kill("SIGKILL");
-    expect(await gone).toBe("SIGKILL");
+    expect((await gone).signal).toBe("SIGKILL");
     const dead = await prisma.exportJob.findUniqueOrThrow({ where: { id: job.id } });
     expect(dead.status).toBe("running");
     expect(dead.progressRows).toBeGreaterThanOrEqual(midway.progressRows);
@@ -54,7 +42,7 @@ describe("export worker crash", () => {
     expect(dead.storageKey).toBeNull();
     expect(await exportStorage().open(storageKey(shopId, job.id, "csv"))).toBeNull();
 
-    const second = startWorker();
+    const second = startExportWorker();
     await second.ready;
     try {
       const done = await eventually(async () => {
@@ -67,7 +55,10 @@ describe("export worker crash", () => {
       expect(file).not.toBeNull();
       const bytes = await new Promise<Buffer>((resolve, reject) => {
         const parts: Buffer[] = [];
-        file!.body.on("data", (c: Buffer) => parts.push(c)).on("end", () => resolve(Buffer.concat(parts))).on("error", reject);
+        file!.body
+          .on("data", (c: Buffer) => parts.push(c))
+          .on("end", () => resolve(Buffer.concat(parts)))
+          .on("error", reject);
       });
       expect(bytes.length).toBe(Number(done.byteSize));
       const text = bytes.toString("utf8");

@@ -34,7 +34,8 @@ async function shopWithContract() {
   return { domain, shopId, gid: contract.id, key };
 }
 
-const pauses = async (domain: string) => (await stack.control.operations(domain, { operation: "subscriptionContractPause" })).filter((o) => o.outcome === "ok").length;
+const pauses = async (domain: string) =>
+  (await stack.control.operations(domain, { operation: "subscriptionContractPause" })).filter((o) => o.outcome === "ok").length;
 
 function pause(baseUrl: string, gid: string, key: string, idempotencyKey: string) {
   return fetch(`${baseUrl}/api/admin/v1/subscriptions/${encodeURIComponent(gid)}/pause`, {

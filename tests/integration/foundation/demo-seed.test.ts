@@ -2,6 +2,7 @@
 // second run changes nothing.
 import { prisma } from "../../../app/db.server";
 import { seedDemo } from "../../../prisma/seed";
+import { churn, cohorts } from "../../../app/domain/analytics.server";
 import { startStack, type Stack } from "../../support/stack";
 
 let stack: Stack;
@@ -57,6 +58,48 @@ describe("demo seed", () => {
     expect(await prisma.notificationLogEntry.count({ where: { shopId: demo.id } })).toBeGreaterThan(0);
   });
 
+  it("shows real churn: ended contracts ended over the shop's history, non-zero churn, cohorts that thin out", async () => {
+    const demo = await shop("demo-shop.myshopify.com");
+    const now = new Date();
+    const ended = await prisma.contract.findMany({
+      where: { shopId: demo.id, status: { in: ["CANCELLED", "EXPIRED", "FAILED"] } },
+      select: { endedAt: true, createdAt: true },
+    });
+    expect(ended.length).toBeGreaterThan(50);
+    for (const c of ended) {
+      expect(c.endedAt).not.toBeNull();
+      expect(c.endedAt!.getTime()).toBeLessThanOrEqual(now.getTime());
+      expect(c.endedAt!.getTime()).toBeGreaterThanOrEqual(c.createdAt.getTime());
+    }
+    expect(new Set(ended.map((c) => c.endedAt!.toISOString().slice(0, 7))).size).toBeGreaterThanOrEqual(6);
+    expect(await prisma.contract.count({ where: { shopId: demo.id, status: { in: ["ACTIVE", "PAUSED"] }, endedAt: { not: null } } })).toBe(0);
+
+    const d30 = await churn(demo.id, "30d", now);
+    expect(d30.churned).toBeGreaterThan(0);
+    expect(d30.churn_rate).toBeGreaterThan(0);
+    expect(d30.churn_rate).toBeLessThan(0.5);
+    expect((await churn(demo.id, "90d", now)).churned).toBeGreaterThan(d30.churned);
+    const { cohorts: list } = await cohorts(demo.id, "12", now);
+    const older = list.filter((c) => c.retention.length >= 4 && c.size >= 5);
+    expect(older.length).toBeGreaterThan(0);
+    // Every older cohort has lost someone by now, and nobody comes back in the counts.
+    for (const c of older) {
+      expect(c.retention.at(-1)!.active).toBeLessThan(c.size);
+      for (let k = 1; k < c.retention.length; k++) expect(c.retention[k].active).toBeLessThanOrEqual(c.retention[k - 1].active);
+    }
+  });
+
+  it("dates nothing in the future: notifications, win-back sends, gifts, cancellation reasons", async () => {
+    const demo = await shop("demo-shop.myshopify.com");
+    const now = new Date();
+    const where = { shopId: demo.id };
+    expect(await prisma.notificationLogEntry.count({ where })).toBeGreaterThan(0);
+    expect(await prisma.notificationLogEntry.count({ where: { ...where, OR: [{ createdAt: { gt: now } }, { deliveredAt: { gt: now } }] } })).toBe(0);
+    expect(await prisma.winbackSend.count({ where: { ...where, OR: [{ sentAt: { gt: now } }, { reactivatedAt: { gt: now } }] } })).toBe(0);
+    expect(await prisma.gift.count({ where: { ...where, OR: [{ sentAt: { gt: now } }, { claimedAt: { gt: now } }] } })).toBe(0);
+    expect(await prisma.cancelReason.count({ where: { ...where, createdAt: { gt: now } } })).toBe(0);
+  });
+
   it("creates other-shop on Pro and free-shop below Pro, each with its own contracts", async () => {
     const other = await shop("other-shop.myshopify.com");
     const free = await shop("free-shop.myshopify.com");
@@ -73,7 +116,10 @@ describe("demo seed", () => {
     const liveFirstPlan = new Map(groups.map((g) => [g.id, g.sellingPlans[0].id]));
     const bundles = await prisma.bundle.findMany({ where: { shopId: demo.id } });
     const mixes = await prisma.mixMatchPlan.findMany({ where: { shopId: demo.id } });
-    for (const [key, ids] of [["bundle_plan", bundles.map((b) => b.id)], ["mix_match", mixes.map((m) => m.id)]] as const) {
+    for (const [key, ids] of [
+      ["bundle_plan", bundles.map((b) => b.id)],
+      ["mix_match", mixes.map((m) => m.id)],
+    ] as const) {
       const values = written.filter((m) => m.key === key).map((m) => JSON.parse(m.value));
       const idField = key === "bundle_plan" ? "bundle_id" : "mix_match_id";
       // Every plan of the kind reaches at least one product, with the live id of its group.
@@ -92,7 +138,10 @@ describe("demo seed", () => {
       gifts: await prisma.gift.count(),
       log: await prisma.notificationLogEntry.count(),
       sends: await prisma.winbackSend.count(),
-      metafields: await prisma.storefrontMetafield.findMany({ orderBy: [{ ownerGid: "asc" }, { key: "asc" }], select: { ownerGid: true, key: true, value: true } }),
+      metafields: await prisma.storefrontMetafield.findMany({
+        orderBy: [{ ownerGid: "asc" }, { key: "asc" }],
+        select: { ownerGid: true, key: true, value: true },
+      }),
       simulated: (await stack.control.call<unknown[]>("GET", "/shops/demo-shop.myshopify.com/contracts")).length,
     });
     const before = await counts();

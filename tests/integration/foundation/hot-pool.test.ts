@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { Prisma } from "@prisma/client";
 import { prisma } from "../../../app/db.server";
 import { authenticateKey, mintKey } from "../../../app/domain/keys.server";
-import { hotQuery } from "../../../app/pg.server";
+import { hotQuery, isoFromPgTimestamp } from "../../../app/pg.server";
 
 async function inTimeZone<T>(tz: string, fn: () => Promise<T>): Promise<T> {
   const before = process.env.TZ;
@@ -31,4 +31,35 @@ it("a key that expires in an hour authenticates on a server nine hours ahead of 
   const { key } = await mintKey({ shopId: shop.id, name: "tz", scopes: ["read:plans"], kind: "SECRET", expiresAt: new Date(Date.now() + 3600_000) });
   const result = await inTimeZone("Asia/Tokyo", () => authenticateKey(key));
   expect(result.ok).toBe(true);
+});
+
+it("isoTimestamps reads every millisecond pattern PostgreSQL prints as toISOString prints it", async () => {
+  // Whole seconds (no fraction printed), trailing zeros dropped (.1, .12), leading zeros (.001,
+  // .010), every digit, a leap day, year boundaries and years below 1000 (printed with four digits).
+  const instants = [
+    "2026-01-01T00:00:00.000Z",
+    "2026-01-01T00:00:00.100Z",
+    "2026-01-01T00:00:00.120Z",
+    "2026-01-01T00:00:00.123Z",
+    "2026-01-01T00:00:00.001Z",
+    "2026-01-01T00:00:00.010Z",
+    "2026-01-01T00:00:00.999Z",
+    "2028-02-29T23:59:59.987Z",
+    "1999-12-31T23:59:59.500Z",
+    "0999-06-15T08:07:06.050Z",
+    ...Array.from({ length: 1000 }, (_, ms) => new Date(Date.UTC(2026, 10, 21, 15, 10, 5, ms)).toISOString()),
+  ];
+  const rows = await hotQuery<{ at: string; text: string }>(
+    Prisma.sql`SELECT u AS at, u::text AS text
+      FROM unnest(${instants}::text[]) AS t, LATERAL (SELECT (t::timestamptz AT TIME ZONE 'UTC')::timestamp(3) AS u) l`,
+    { isoTimestamps: true },
+  );
+  expect(rows.map((r) => r.at)).toEqual(instants);
+  // The text really took each shape (the cases above are not all printed with three digits).
+  expect(new Set(rows.map((r) => r.text.length))).toEqual(new Set([19, 21, 22, 23]));
+});
+
+it("isoFromPgTimestamp takes the Date path for text of another shape", () => {
+  expect(isoFromPgTimestamp("2026-01-01 00:00:00.123456")).toBe("2026-01-01T00:00:00.123Z");
+  expect(isoFromPgTimestamp("2026-01-01T00:00:00.5")).toBe("2026-01-01T00:00:00.500Z");
 });

@@ -30,7 +30,11 @@ function start(port: number) {
   return { proc, exit, pid, output: () => out };
 }
 
-const answers = (url: string) => fetch(url).then((r) => r.ok, () => false);
+const answers = (url: string) =>
+  fetch(url).then(
+    (r) => r.ok,
+    () => false,
+  );
 /** True when nothing holds the port any more (a process left running would). */
 const portFree = (port: number) =>
   new Promise<boolean>((resolve) => {

@@ -60,7 +60,10 @@ it("a sealed token moved to another session row does not open", async () => {
 
 /** `npm run cli -- sessions reseal` as a real process, with the given keys. */
 function reseal(keys: { ENCRYPTION_KEY: string; ENCRYPTION_KEYS_PREVIOUS: string }): { resealed: number; total: number } {
-  const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "sessions", "reseal"], { env: { ...process.env, ...keys }, encoding: "utf8" });
+  const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "sessions", "reseal"], {
+    env: { ...process.env, ...keys },
+    encoding: "utf8",
+  });
   return JSON.parse(out);
 }
 

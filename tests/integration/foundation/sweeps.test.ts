@@ -1,4 +1,4 @@
-// The daily sweep applies every retention rule of the spec, and only to what is old enough.
+// The daily sweep applies every retention rule, and only to what is old enough.
 import { randomUUID } from "node:crypto";
 import { prisma } from "../../../app/db.server";
 import { runDailySweep } from "../../../app/domain/sweeps.server";

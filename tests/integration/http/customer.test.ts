@@ -21,7 +21,9 @@ describe("Customer API", () => {
   it("POST /session exchanges a customer token for a working 30-minute session", async () => {
     const shop = await createShop();
     const pk = await keyFor(shop.id, "PUBLISHABLE", []);
-    const res = await customerApi.handle(req(S, "POST", "/session", { token: pk.key }, { body: JSON.stringify({ customer_access_token: "good-token" }), headers: json }));
+    const res = await customerApi.handle(
+      req(S, "POST", "/session", { token: pk.key }, { body: JSON.stringify({ customer_access_token: "good-token" }), headers: json }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("Cache-Control")).toBe("no-store");
     const body = (await res.json()) as Record<string, unknown>;
@@ -34,15 +36,29 @@ describe("Customer API", () => {
     expect(await cfg.json()).toEqual({
       reschedule_max_months: 3,
       cancel_flow: { offer_pause: true, offer_skip: true, show_reason_survey: true, reasons: [] },
-      portal_actions: { hide_skip: false, hide_pause: false, hide_cancel: false, hide_edit_address: false, hide_edit_quantity: false, hide_swap_product: false, hide_change_date: false },
+      portal_actions: {
+        hide_skip: false,
+        hide_pause: false,
+        hide_cancel: false,
+        hide_edit_address: false,
+        hide_edit_quantity: false,
+        hide_swap_product: false,
+        hide_change_date: false,
+      },
     });
   });
 
   it("every refused exchange is the same 401 invalid_credential", async () => {
     const shop = await createShop();
     const pk = await keyFor(shop.id, "PUBLISHABLE", []);
-    const a = await envelopeOf(await customerApi.handle(req(S, "POST", "/session", { token: pk.key }, { body: JSON.stringify({ customer_access_token: "bad" }), headers: json })));
-    const b = await envelopeOf(await customerApi.handle(req(S, "POST", "/session", { token: "svc_pk_x" }, { body: JSON.stringify({ customer_access_token: "good-token" }), headers: json })));
+    const a = await envelopeOf(
+      await customerApi.handle(req(S, "POST", "/session", { token: pk.key }, { body: JSON.stringify({ customer_access_token: "bad" }), headers: json })),
+    );
+    const b = await envelopeOf(
+      await customerApi.handle(
+        req(S, "POST", "/session", { token: "svc_pk_x" }, { body: JSON.stringify({ customer_access_token: "good-token" }), headers: json }),
+      ),
+    );
     expect([a.code, b.code]).toEqual(["invalid_credential", "invalid_credential"]);
     expect(a.message).toBe(b.message);
   });
@@ -50,14 +66,20 @@ describe("Customer API", () => {
   it("GET /config reflects the shop's PortalConfig", async () => {
     const { shop, creds } = await principalFor(S, {}, []);
     await prisma.portalConfig.create({ data: { shopId: shop.id, rescheduleMaxMonths: 6, hiddenActions: ["skip"], cancelReasons: ["Too much"] } });
-    const body = (await (await customerApi.handle(req(S, "GET", "/config", creds))).json()) as { reschedule_max_months: number; portal_actions: { hide_skip: boolean } };
+    const body = (await (await customerApi.handle(req(S, "GET", "/config", creds))).json()) as {
+      reschedule_max_months: number;
+      portal_actions: { hide_skip: boolean };
+    };
     expect(body.reschedule_max_months).toBe(6);
     expect(body.portal_actions.hide_skip).toBe(true);
   });
 
   it("answers a preflight for any origin with the allowed methods and headers", async () => {
     const res = await customerApi.handle(
-      new Request(`http://127.0.0.1${S.basePath}/config`, { method: "OPTIONS", headers: { Origin: "https://shop.example", "Access-Control-Request-Method": "GET" } }),
+      new Request(`http://127.0.0.1${S.basePath}/config`, {
+        method: "OPTIONS",
+        headers: { Origin: "https://shop.example", "Access-Control-Request-Method": "GET" },
+      }),
     );
     expect(res.status).toBe(204);
     expect(res.headers.get("Access-Control-Allow-Origin")).toBe("https://shop.example");

@@ -40,7 +40,8 @@ describe("API reference", () => {
       const schema = op.responses[String(route.successStatus ?? 200)].content!["application/json"].schema;
       expect(schema.type, `${route.method} ${route.path}`).toBe("object");
       expect(Object.keys(schema.properties as object).length, `${route.method} ${route.path}`).toBeGreaterThan(0);
-      for (const name of route.path.match(/:([a-z_]+)/g) ?? []) expect(op.parameters.some((p) => p.name === name.slice(1) && p.in === "path" && p.required)).toBe(true);
+      for (const name of route.path.match(/:([a-z_]+)/g) ?? [])
+        expect(op.parameters.some((p) => p.name === name.slice(1) && p.in === "path" && p.required)).toBe(true);
       const curl = op["x-codeSamples"][0].source;
       expect(curl).toContain(route.method === "GET" ? `curl "http://` : `curl -X ${route.method} "http://`);
       expect(curl).toContain("Authorization: Bearer svc_sk_");

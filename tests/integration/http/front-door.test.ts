@@ -23,7 +23,8 @@ const auth = () => ({ Authorization: `Bearer ${key}` });
 const get = (path: string, headers: Record<string, string> = auth()) => rawRequest(stack.appUrl, "GET", path, { headers });
 
 /** The answer is the envelope: JSON, the code, the request id in body and header, no stack. */
-function expectEnvelope(answer: RawAnswer | { status: number; text: string; json: any }, status: number, code: string) { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function expectEnvelope(answer: RawAnswer | { status: number; text: string; json: any }, status: number, code: string) {
   expect({ status: answer.status, code: answer.json?.error?.code }, answer.text.slice(0, 300)).toEqual({ status, code });
   expect(answer.json.error.request_id).toMatch(/^req_/);
   if ("headers" in answer) {
@@ -137,7 +138,9 @@ describe("list cursors and limit", () => {
     expect(first.json.next_cursor).toEqual(expect.any(String));
     const other = await stack.installShop();
     const otherKey = (await mintKey({ shopId: other.shopId, name: "o", scopes: ["read:subscriptions"], kind: "SECRET" })).key;
-    const answer = await get(`/api/admin/v1/subscriptions?limit=1&cursor=${encodeURIComponent(first.json.next_cursor)}`, { Authorization: `Bearer ${otherKey}` });
+    const answer = await get(`/api/admin/v1/subscriptions?limit=1&cursor=${encodeURIComponent(first.json.next_cursor)}`, {
+      Authorization: `Bearer ${otherKey}`,
+    });
     expectEnvelope(answer, 400, "invalid_cursor");
   });
 
@@ -145,7 +148,13 @@ describe("list cursors and limit", () => {
     expectEnvelope(await get(`/api/admin/v1/plans?limit=${encodeURIComponent(limit)}`), 400, "invalid_request");
   });
 
-  it.each([["1", 1], ["007", 7], ["250", 250], ["1000", 250], ["99999999999999999999999", 250]])("limit=%s is accepted (page of at most %i)", async (limit) => {
+  it.each([
+    ["1", 1],
+    ["007", 7],
+    ["250", 250],
+    ["1000", 250],
+    ["99999999999999999999999", 250],
+  ])("limit=%s is accepted (page of at most %i)", async (limit) => {
     const answer = await get(`/api/admin/v1/plans?limit=${limit}`);
     expect(answer.status).toBe(200);
   });

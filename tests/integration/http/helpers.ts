@@ -40,6 +40,8 @@ export async function createShop(opts: ShopOpts = {}) {
 }
 
 export const TEST_SCOPE = "read:plans" as const; // offered on both key kinds
+/** A scope both key kinds may hold that the test routes do not ask for (a secret key needs one). */
+export const OTHER_SCOPE = "read:bundles" as const;
 
 export async function keyFor(shopId: string, kind: KeyKind, scopes: string[] = [TEST_SCOPE]) {
   return mintKey({ shopId, name: `test ${kind}`, scopes, kind });
@@ -90,7 +92,12 @@ export function testRoutes(): AnyRoute[] {
         body: await keysetPage(
           ctx.query,
           ({ after, take }) =>
-            prisma.apiKey.findMany({ where: { shopId: ctx.shop.id, ...afterWhere(after) }, orderBy: KEYSET_ORDER, take, select: { id: true, createdAt: true } }),
+            prisma.apiKey.findMany({
+              where: { shopId: ctx.shop.id, ...afterWhere(after) },
+              orderBy: KEYSET_ORDER,
+              take,
+              select: { id: true, createdAt: true },
+            }),
           (r) => r.id,
           "keys",
         ),
@@ -137,7 +144,13 @@ export interface Creds {
   session?: string;
 }
 
-export function req(config: SurfaceConfig, method: string, path: string, creds: Creds = {}, init: { body?: string; headers?: Record<string, string> } = {}): Request {
+export function req(
+  config: SurfaceConfig,
+  method: string,
+  path: string,
+  creds: Creds = {},
+  init: { body?: string; headers?: Record<string, string> } = {},
+): Request {
   const headers = new Headers(init.headers);
   if (creds.token) headers.set("Authorization", `Bearer ${creds.token}`);
   if (creds.session) headers.set("X-Service-Session", creds.session);

@@ -19,13 +19,19 @@ describe("API keys", () => {
     expect(await authenticateKey(key, { kind: "PUBLISHABLE" })).toEqual({ ok: false, reason: "invalid" });
   });
 
-  it("refuses unknown and unbuilt scopes, never defaults write:subscriptions, limits publishable keys to catalogue reads", async () => {
+  it("refuses unknown and unbuilt scopes, never defaults write:subscriptions, limits publishable keys to catalogue reads, wants a scope on a secret key", async () => {
     const shop = await createShop();
     await expect(mintKey({ shopId: shop.id, name: "x", scopes: ["read:everything"], kind: "SECRET" })).rejects.toMatchObject({ code: "invalid_request" });
     await expect(mintKey({ shopId: shop.id, name: "x", scopes: ["write:plans"], kind: "SECRET" })).rejects.toMatchObject({ code: "invalid_request" });
     await expect(mintKey({ shopId: shop.id, name: "x", scopes: ["read:customers"], kind: "PUBLISHABLE" })).rejects.toMatchObject({ code: "invalid_request" });
-    const { id } = await mintKey({ shopId: shop.id, name: "x", scopes: [], kind: "SECRET" });
-    expect((await prisma.apiKey.findUniqueOrThrow({ where: { id } })).scopes).toEqual([]);
+    await expect(mintKey({ shopId: shop.id, name: "x", scopes: [], kind: "SECRET" })).rejects.toMatchObject({
+      code: "invalid_request",
+      message: expect.stringContaining("at least one scope"),
+    });
+    const { id } = await mintKey({ shopId: shop.id, name: "x", scopes: ["read:subscriptions"], kind: "SECRET" });
+    expect((await prisma.apiKey.findUniqueOrThrow({ where: { id } })).scopes).toEqual(["read:subscriptions"]);
+    const publishable = await mintKey({ shopId: shop.id, name: "portal", scopes: [], kind: "PUBLISHABLE" });
+    expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: publishable.id } })).scopes).toEqual([]);
   });
 
   it("lists without hashes, revokes immediately, expires", async () => {
@@ -44,14 +50,16 @@ describe("API keys", () => {
     expect(await authenticateKey(a.key)).toEqual({ ok: false, reason: "revoked" });
     expect(await authenticateKey(b.key, { now: new Date(Date.now() + 120_000) })).toEqual({ ok: false, reason: "expired" });
     expect((await authenticateKey(b.key)).ok).toBe(true);
-    await expect(mintKey({ shopId: shop.id, name: "c", scopes: [], kind: "SECRET", expiresAt: new Date(Date.now() - 1) })).rejects.toMatchObject({ code: "invalid_request" });
+    await expect(mintKey({ shopId: shop.id, name: "c", scopes: ["read:plans"], kind: "SECRET", expiresAt: new Date(Date.now() - 1) })).rejects.toMatchObject({
+      code: "invalid_request",
+    });
     expect(await revokeAllKeys(shop.id)).toBe(1);
     expect(await authenticateKey(b.key)).toEqual({ ok: false, reason: "revoked" });
   });
 
   it("rotating SERVICE_SECRET invalidates every key", async () => {
     const shop = await createShop();
-    const { id, key } = await mintKey({ shopId: shop.id, name: "a", scopes: [], kind: "SECRET" });
+    const { id, key } = await mintKey({ shopId: shop.id, name: "a", scopes: ["read:plans"], kind: "SECRET" });
     const row = await prisma.apiKey.findUniqueOrThrow({ where: { id } });
     const secret = key.slice(`svc_sk_${id}_`.length);
     expect(hashSecret(row.salt, secret, "another-service-secret-0123456789abcdef")).not.toBe(row.secretHash);

@@ -1,11 +1,11 @@
-// Every kernel error code on every surface, in the spec's order of checks:
+// Every kernel error code on every surface, in the documented order of checks (/docs#section/Conventions):
 // credential (401s) → plan gate → rate limit → route (404/405) → scope → validation → handler.
 import { prisma } from "../../../app/db.server";
 import { ERROR_CODES } from "../../../app/errors";
 import { issueCustomerSession } from "../../../app/domain/customer-session.server";
 import { bucketKey } from "../../../app/http/rate-limit.server";
 import { REQUEST_ID_RE } from "../../../app/http/request-id.server";
-import { SURFACES, readyRedis, createShop, envelopeOf, keyFor, principalFor, req, testSurface, TEST_SCOPE, type Creds } from "./helpers";
+import { SURFACES, readyRedis, createShop, envelopeOf, keyFor, principalFor, req, testSurface, OTHER_SCOPE, TEST_SCOPE, type Creds } from "./helpers";
 import type { SurfaceConfig } from "../../../app/http/kernel.server";
 
 type Case = {
@@ -49,7 +49,7 @@ const cases: Case[] = [
     code: "invalid_credential",
     run: async (s) => {
       const shop = await createShop();
-      const k = await keyFor(shop.id, other(s), other(s) === "SECRET" ? [TEST_SCOPE] : [TEST_SCOPE]);
+      const k = await keyFor(shop.id, other(s), [TEST_SCOPE]);
       return testSurface(s).handle(req(s, "GET", "/things/x", { token: k.key }));
     },
   },
@@ -124,7 +124,10 @@ const cases: Case[] = [
     only: ["customer"],
     run: async (s) => {
       const a = await principalFor(s);
-      const old = issueCustomerSession({ shopId: a.shop.id, customerId: "gid://shopify/Customer/1", keyId: a.key.id }, { now: new Date(Date.now() - 31 * 60_000) });
+      const old = issueCustomerSession(
+        { shopId: a.shop.id, customerId: "gid://shopify/Customer/1", keyId: a.key.id },
+        { now: new Date(Date.now() - 31 * 60_000) },
+      );
       return testSurface(s).handle(req(s, "GET", "/things/x", { token: a.creds.token, session: old.token }));
     },
   },
@@ -141,7 +144,7 @@ const cases: Case[] = [
     name: "partner development store not on a paid platform plan (Pro)",
     code: "plan_upgrade_required",
     run: async (s) => {
-      const { creds } = await principalFor(s, { partnerDevelopment: true, platformPlanPaid: false }, []);
+      const { creds } = await principalFor(s, { partnerDevelopment: true, platformPlanPaid: false });
       return testSurface(s).handle(req(s, "GET", "/things/x", creds));
     },
   },
@@ -157,7 +160,11 @@ const cases: Case[] = [
     },
   },
   // --- routing after auth
-  { name: "unauthenticated probe of a wrong method gets 401 first", code: "missing_credential", run: async (s) => testSurface(s).handle(req(s, "DELETE", "/things/x")) },
+  {
+    name: "unauthenticated probe of a wrong method gets 401 first",
+    code: "missing_credential",
+    run: async (s) => testSurface(s).handle(req(s, "DELETE", "/things/x")),
+  },
   {
     name: "unrouted path",
     code: "not_found",
@@ -177,18 +184,22 @@ const cases: Case[] = [
   {
     name: "key without the route's scope",
     code: "insufficient_scope",
-    run: async (s) => testSurface(s).handle(req(s, "GET", "/things/x", (await principalFor(s, {}, [])).creds)),
+    run: async (s) => testSurface(s).handle(req(s, "GET", "/things/x", (await principalFor(s, {}, [OTHER_SCOPE])).creds)),
   },
   // --- 400s
   {
     name: "malformed JSON",
     code: "invalid_request",
-    run: async (s) => testSurface(s).handle(req(s, "POST", "/things", (await principalFor(s)).creds, { body: "{", headers: { "Content-Type": "application/json" } })),
+    run: async (s) =>
+      testSurface(s).handle(req(s, "POST", "/things", (await principalFor(s)).creds, { body: "{", headers: { "Content-Type": "application/json" } })),
   },
   {
     name: "wrong content type",
     code: "invalid_request",
-    run: async (s) => testSurface(s).handle(req(s, "POST", "/things", (await principalFor(s)).creds, { body: "name=x", headers: { "Content-Type": "application/x-www-form-urlencoded" } })),
+    run: async (s) =>
+      testSurface(s).handle(
+        req(s, "POST", "/things", (await principalFor(s)).creds, { body: "name=x", headers: { "Content-Type": "application/x-www-form-urlencoded" } }),
+      ),
   },
   {
     name: "body over 1 MiB without Content-Length",
@@ -203,13 +214,16 @@ const cases: Case[] = [
         },
       });
       const headers = new Headers({ ...credHeaders(creds), "Content-Type": "application/json" });
-      return testSurface(s).handle(new Request(`http://127.0.0.1${s.basePath}/things`, { method: "POST", headers, body: stream, duplex: "half" } as RequestInit));
+      return testSurface(s).handle(
+        new Request(`http://127.0.0.1${s.basePath}/things`, { method: "POST", headers, body: stream, duplex: "half" } as RequestInit),
+      );
     },
   },
   {
     name: "schema failure names the field",
     code: "invalid_request",
-    run: async (s) => testSurface(s).handle(req(s, "POST", "/things", (await principalFor(s)).creds, { body: '{"name":""}', headers: { "Content-Type": "application/json" } })),
+    run: async (s) =>
+      testSurface(s).handle(req(s, "POST", "/things", (await principalFor(s)).creds, { body: '{"name":""}', headers: { "Content-Type": "application/json" } })),
   },
   {
     name: "missing Idempotency-Key on a write",
@@ -222,7 +236,11 @@ const cases: Case[] = [
     run: async (s) => testSurface(s).handle(req(s, "GET", "/keys?cursor=WzEsImEiXQ.AAAAAAAAAAAAAAAAAAAAAA", (await principalFor(s)).creds)),
   },
   // --- handler failures
-  { name: "domain ApiError passes through", code: "state_conflict", run: async (s) => testSurface(s).handle(req(s, "GET", "/conflict", (await principalFor(s)).creds)) },
+  {
+    name: "domain ApiError passes through",
+    code: "state_conflict",
+    run: async (s) => testSurface(s).handle(req(s, "GET", "/conflict", (await principalFor(s)).creds)),
+  },
   { name: "thrown exception", code: "internal_error", run: async (s) => testSurface(s).handle(req(s, "GET", "/boom", (await principalFor(s)).creds)) },
   // --- CORS surfaces: a real request from an origin not on the shop's list
   {
@@ -263,9 +281,16 @@ describe.each(SURFACES)("$label error matrix", (surface) => {
     const shop = await createShop();
     const wrongKind = await keyFor(shop.id, other(surface));
     const { creds } = await principalFor(surface);
-    const tokens = ["nope", wrongKind.key, creds.token!.slice(0, 20), `svc_sk_${"0".repeat(24)}_${"A".repeat(43)}`, `svc_pk_${"0".repeat(24)}_${"A".repeat(43)}`];
+    const tokens = [
+      "nope",
+      wrongKind.key,
+      creds.token!.slice(0, 20),
+      `svc_sk_${"0".repeat(24)}_${"A".repeat(43)}`,
+      `svc_pk_${"0".repeat(24)}_${"A".repeat(43)}`,
+    ];
     const messages = new Set<string>();
-    for (const t of tokens) messages.add((await envelopeOf(await testSurface(surface).handle(req(surface, "GET", "/things/x", { token: t, session: creds.session })))).message);
+    for (const t of tokens)
+      messages.add((await envelopeOf(await testSurface(surface).handle(req(surface, "GET", "/things/x", { token: t, session: creds.session })))).message);
     expect(messages.size).toBe(1);
   });
 

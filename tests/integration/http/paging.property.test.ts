@@ -40,7 +40,9 @@ describe("keyset paging (property)", () => {
         async (rows, limit, filter, insertsPerPage) => {
           const shop = await createShop();
           await insert(shop.id, rows);
-          const expected = (await prisma.apiKey.findMany({ where: { shopId: shop.id, ...(filter ? { kind: filter } : {}) }, select: { id: true, createdAt: true } })).sort(cmp);
+          const expected = (
+            await prisma.apiKey.findMany({ where: { shopId: shop.id, ...(filter ? { kind: filter } : {}) }, select: { id: true, createdAt: true } })
+          ).sort(cmp);
           const bind = `keys:${filter ?? ""}`;
           const seen: Array<{ id: string; createdAt: Date }> = [];
           let cursor: string | null = null;
@@ -62,7 +64,10 @@ describe("keyset paging (property)", () => {
             expect(out.data.length).toBeLessThanOrEqual(Math.min(sent, 250));
             seen.push(...out.data);
             // Rows inserted while paging (ids disjoint from the originals by a prefix)
-            await insert(shop.id, (insertsPerPage[page++] ?? []).map((r) => ({ ...r, id: "f" + r.id.slice(1) })).filter((r) => !rows.some((o) => o.id === r.id)));
+            await insert(
+              shop.id,
+              (insertsPerPage[page++] ?? []).map((r) => ({ ...r, id: "f" + r.id.slice(1) })).filter((r) => !rows.some((o) => o.id === r.id)),
+            );
             if (!out.next_cursor) break;
             cursor = out.next_cursor;
           }

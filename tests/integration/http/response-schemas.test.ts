@@ -14,6 +14,7 @@ import { ADMIN_SURFACE, CUSTOMER_SURFACE, STOREFRONT_SURFACE } from "../../../ap
 import type { SurfaceConfig } from "../../../app/http/kernel.server";
 import { seedDemo } from "../../../prisma/seed";
 import { startStack, type Stack } from "../../support/stack";
+import { customerToken, seedCustomerShop } from "../../support/customer-factories";
 
 const DEMO = "demo-shop.myshopify.com";
 const enc = encodeURIComponent;
@@ -53,7 +54,10 @@ function expectValid(route: AnyRoute, answer: { status: number; text: string; js
   const where = `${route.method} ${route.path}`;
   expect(answer.status, `${where}: ${answer.text.slice(0, 300)}`).toBe(route.successStatus ?? 200);
   const parsed = route.response.safeParse(answer.json);
-  expect(parsed.success ? [] : parsed.error.issues.slice(0, 5), `${where} answered outside its response schema: ${parsed.success ? "" : z.prettifyError(parsed.error)}`).toEqual([]);
+  expect(
+    parsed.success ? [] : parsed.error.issues.slice(0, 5),
+    `${where} answered outside its response schema: ${parsed.success ? "" : z.prettifyError(parsed.error)}`,
+  ).toEqual([]);
 }
 
 /** Runs every route of a table in order; a route without a sample fails, naming itself. */
@@ -82,6 +86,8 @@ describe("real answers validate against each route's declared response schema", 
     const mixMatch = await prisma.mixMatchPlan.findFirstOrThrow({ where: { shopId } });
     const campaign = await prisma.winbackCampaign.findFirstOrThrow({ where: { shopId, sends: { some: {} } } });
     const c = `/subscriptions/${enc(contract.contractGid)}`;
+    const endpointId = async () => (await prisma.webhookEndpoint.findFirstOrThrow({ where: { shopId }, orderBy: { createdAt: "desc" } })).id;
+    const deliveryId = async () => (await prisma.webhookDelivery.findFirstOrThrow({ where: { shopId }, orderBy: { createdAt: "desc" } })).id;
     const samples: Record<string, () => Promise<Sample>> = {
       "GET /subscriptions": async () => ({ path: "/subscriptions?limit=250" }),
       "GET /subscriptions/:contract_gid": async () => ({ path: c }),
@@ -102,15 +108,42 @@ describe("real answers validate against each route's declared response schema", 
       "POST /subscriptions/:contract_gid/pause": async () => ({ path: `${c}/pause` }),
       "POST /subscriptions/:contract_gid/resume": async () => ({ path: `${c}/resume` }),
       "POST /subscriptions/:contract_gid/skip": async () => ({ path: `${c}/skip` }),
-      "POST /subscriptions/:contract_gid/reschedule": async () => ({ path: `${c}/reschedule`, body: { next_billing_at: new Date(Date.now() + 40 * 86_400_000).toISOString() } }),
-      "PATCH /subscriptions/:contract_gid/lines/:line_gid": async () => ({ path: `${c}/lines/${enc(contract.lines[0].lineGid)}`, body: { quantity: contract.lines[0].quantity + 1 } }),
+      "POST /subscriptions/:contract_gid/reschedule": async () => ({
+        path: `${c}/reschedule`,
+        body: { next_billing_at: new Date(Date.now() + 40 * 86_400_000).toISOString() },
+      }),
+      "PATCH /subscriptions/:contract_gid/lines/:line_gid": async () => ({
+        path: `${c}/lines/${enc(contract.lines[0].lineGid)}`,
+        body: { quantity: contract.lines[0].quantity + 1 },
+      }),
       "POST /subscriptions/:contract_gid/cancel": async () => ({ path: `${c}/cancel` }),
       "POST /exports": async () => ({ path: "/exports", body: { dataset: "plans", format: "jsonl" } }),
       "GET /exports": async () => ({ path: "/exports" }),
       "GET /exports/datasets": async () => ({ path: "/exports/datasets" }),
       "GET /exports/:id": async () => ({ path: `/exports/${enc((await prisma.exportJob.findFirstOrThrow({ where: { shopId } })).id)}` }),
+      // Webhooks (no worker runs here: the public address is never dialled).
+      "GET /webhooks/events": async () => ({ path: "/webhooks/events" }),
+      "POST /webhooks/endpoints": async () => ({
+        path: "/webhooks/endpoints",
+        body: { url: "https://93.184.215.14/hooks", events: ["subscription.paused", "subscription.cancelled"] },
+      }),
+      "GET /webhooks/endpoints": async () => ({ path: "/webhooks/endpoints" }),
+      "GET /webhooks/endpoints/:id": async () => ({ path: `/webhooks/endpoints/${enc(await endpointId())}` }),
+      "PATCH /webhooks/endpoints/:id": async () => ({
+        path: `/webhooks/endpoints/${enc(await endpointId())}`,
+        body: { enabled: false, events: ["subscription.cancelled"] },
+      }),
+      "POST /webhooks/endpoints/:id/test": async () => ({ path: `/webhooks/endpoints/${enc(await endpointId())}/test`, body: {} }),
+      "GET /webhooks/deliveries": async () => ({ path: "/webhooks/deliveries?limit=250" }),
+      "GET /webhooks/deliveries/:id": async () => ({ path: `/webhooks/deliveries/${enc(await deliveryId())}` }),
+      "POST /webhooks/deliveries/:id/resend": async () => ({ path: `/webhooks/deliveries/${enc(await deliveryId())}/resend` }),
+      "POST /webhooks/endpoints/:id/recover": async () => ({
+        path: `/webhooks/endpoints/${enc(await endpointId())}/recover`,
+        body: { since: "2026-01-01T00:00:00Z" },
+      }),
+      "DELETE /webhooks/endpoints/:id": async () => ({ path: `/webhooks/endpoints/${enc(await endpointId())}` }),
     };
-    const everything = await mintKey({ shopId, name: "schemas", scopes: [...reads, "write:subscriptions"], kind: "SECRET" });
+    const everything = await mintKey({ shopId, name: "schemas", scopes: [...reads, "write:subscriptions", "manage:webhooks"], kind: "SECRET" });
     await runTable(ADMIN_SURFACE, adminRoutes, samples, { Authorization: `Bearer ${everything.key}` });
 
     // Without read:customers the protected fields are null, still inside the same schemas.
@@ -134,24 +167,62 @@ describe("real answers validate against each route's declared response schema", 
         "GET /products/:product_id/plans": async () => ({ path: `/products/${enc(storefrontMetafield.ownerGid)}/plans` }),
         "GET /bundles/:id": async () => ({ path: `/bundles/${enc(bundle.id)}` }),
         "GET /mix-match/:id": async () => ({ path: `/mix-match/${enc(mixMatch.id)}` }),
-        "GET /mix-match/:id/price-preview": async () => ({ path: `/mix-match/${enc(mixMatch.id)}/price-preview?variant_ids=${picks.map((e) => enc(e.variantGid)).join(",")}` }),
+        "GET /mix-match/:id/price-preview": async () => ({
+          path: `/mix-match/${enc(mixMatch.id)}/price-preview?variant_ids=${picks.map((e) => enc(e.variantGid)).join(",")}`,
+        }),
       },
       { Authorization: `Bearer ${pk.key}` },
     );
 
-    const contract = await prisma.contract.findFirstOrThrow({ where: { shopId, createdByService: true } });
-    const token = await stack.control.call<{ accessToken: string }>("POST", `${stack.control.shop(DEMO)}/customer-access-tokens`, { customerId: contract.customerGid });
+    // The Customer API on a shop with a build-a-box contract whose menu is open (the demo's
+    // boxes are for past periods): tests/support/customer-factories.ts.
+    const cs = await seedCustomerShop(stack.control, stack.installShop);
+    const token = await customerToken(stack.control, cs.domain, cs.customers.a);
     const sessionRoute = customerRoutes.find((r) => r.path === "/session")!;
-    const session = await call(CUSTOMER_SURFACE, sessionRoute, { path: "/session", body: { customer_access_token: token.accessToken } }, { Authorization: `Bearer ${pk.key}` });
+    const session = await call(
+      CUSTOMER_SURFACE,
+      sessionRoute,
+      { path: "/session", body: { customer_access_token: token } },
+      { Authorization: `Bearer ${cs.publishableKey}` },
+    );
     const sessionToken = (session.json as { session_token?: string }).session_token ?? "";
+    const a = `/subscriptions/${enc(cs.contracts.a.id)}`;
+    const box = `/subscriptions/${enc(cs.contracts.aBox.id)}`;
+    const line = `${a}/lines/${enc(cs.contracts.a.lines[0].id)}`;
+    await prisma.notificationLogEntry.create({
+      data: {
+        shopId: cs.shopId,
+        customerGid: cs.customers.a,
+        event: "renewal_reminder",
+        category: "reminders",
+        status: "delivered",
+        title: "Your box ships soon",
+      },
+    });
     await runTable(
       CUSTOMER_SURFACE,
       customerRoutes,
       {
-        "POST /session": async () => ({ path: "/session", body: { customer_access_token: token.accessToken } }),
+        "POST /session": async () => ({ path: "/session", body: { customer_access_token: await customerToken(stack.control, cs.domain, cs.customers.a) } }),
         "GET /config": async () => ({ path: "/config" }),
+        "GET /subscriptions": async () => ({ path: "/subscriptions" }),
+        "GET /subscriptions/:contract_id/box": async () => ({ path: `${box}/box` }),
+        "POST /subscriptions/:contract_id/box": async () => ({ path: `${box}/box`, body: { items: [{ variant_id: cs.variants.menu[0], quantity: 2 }] } }),
+        "GET /subscriptions/:contract_id/payment-method": async () => ({ path: `${a}/payment-method` }),
+        "POST /subscriptions/:contract_id/payment-method/update-email": async () => ({ path: `${a}/payment-method/update-email` }),
+        "GET /subscriptions/:contract_id/lines/:line_id/swap-options": async () => ({ path: `${line}/swap-options` }),
+        "POST /subscriptions/:contract_id/lines/:line_id": async () => ({ path: line, body: { quantity: 2 } }),
+        "POST /subscriptions/:contract_id/reschedule": async () => ({
+          path: `${a}/reschedule`,
+          body: { date: new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10) },
+        }),
+        "POST /subscriptions/:contract_id/cancel-reason": async () => ({ path: `${a}/cancel-reason`, body: { reason: "Too much" } }),
+        "POST /subscriptions/:contract_id/save-event": async () => ({ path: `${a}/save-event`, body: { offer_type: "skip", event_type: "accepted" } }),
+        "GET /notification-preferences": async () => ({ path: "/notification-preferences" }),
+        "POST /notification-preferences": async () => ({ path: "/notification-preferences", body: { preferences: { winback: false } } }),
+        "GET /notification-activity": async () => ({ path: "/notification-activity" }),
       },
-      { Authorization: `Bearer ${pk.key}`, "X-Service-Session": sessionToken },
+      { Authorization: `Bearer ${cs.publishableKey}`, "X-Service-Session": sessionToken },
     );
   });
 });

@@ -49,7 +49,11 @@ async function newContract(body: Record<string, unknown> = {}) {
   );
 }
 
-const stored = (id: string) => control<{ status: string; lines: { id: string; quantity: number; variantId: string }[]; revisionId: number }>("GET", `/_sim/shops/${SHOP}/contracts/${encodeURIComponent(id)}`);
+const stored = (id: string) =>
+  control<{ status: string; lines: { id: string; quantity: number; variantId: string }[]; revisionId: number }>(
+    "GET",
+    `/_sim/shops/${SHOP}/contracts/${encodeURIComponent(id)}`,
+  );
 
 async function rejection(p: Promise<unknown>): Promise<PlatformError> {
   try {
@@ -225,7 +229,10 @@ describe("GraphQL adapter against the simulator", () => {
     expect(after.lines[0]).toMatchObject({ quantity: 1, variantId: line.variantId });
     const commits = await control<unknown[]>("GET", `/_sim/shops/${SHOP}/operations?operation=subscriptionDraftCommit`);
 
-    const product = await control<{ variants: { id: string }[] }>("POST", `/_sim/shops/${SHOP}/products`, { title: "Tea", variants: [{ title: "Green", price: "9.50" }] });
+    const product = await control<{ variants: { id: string }[] }>("POST", `/_sim/shops/${SHOP}/products`, {
+      title: "Tea",
+      variants: [{ title: "Green", price: "9.50" }],
+    });
     const updated = await port.updateLine(c.id, line.id, { quantity: 2, variantId: product.variants[0].id });
     expect(updated).toMatchObject({ id: line.id, quantity: 2, variantId: product.variants[0].id, title: "Tea", variantTitle: "Green", priceAmount: "9.50" });
     expect((await stored(c.id)).revisionId).toBe(2);
@@ -238,7 +245,9 @@ describe("GraphQL adapter against the simulator", () => {
     const method = await port.getPaymentMethod(card.id);
     expect(method).toMatchObject({ id: card.paymentMethodId, kind: "credit_card", brand: "visa", last4: "4242" });
 
-    const paypalCustomer = await control<{ id: string }>("POST", `/_sim/shops/${SHOP}/customers`, { paymentMethod: { kind: "paypal", paypalEmail: "p@example.com" } });
+    const paypalCustomer = await control<{ id: string }>("POST", `/_sim/shops/${SHOP}/customers`, {
+      paymentMethod: { kind: "paypal", paypalEmail: "p@example.com" },
+    });
     const paypal = await newContract({ customerId: paypalCustomer.id });
     expect(await port.getPaymentMethod(paypal.id)).toMatchObject({ kind: "paypal", paypalEmail: "p@example.com" });
 
@@ -262,7 +271,10 @@ describe("GraphQL adapter against the simulator", () => {
     const product = await control<{ id: string; variants: { id: string }[] }>("POST", `/_sim/shops/${SHOP}/products`, {
       title: "Coffee",
       imageUrl: "https://cdn.example/coffee.png",
-      variants: [{ title: "1 kg", price: "30.00", imageUrl: "https://cdn.example/1kg.png" }, { title: "250 g", price: "9.00", available: false }],
+      variants: [
+        { title: "1 kg", price: "30.00", imageUrl: "https://cdn.example/1kg.png" },
+        { title: "250 g", price: "9.00", available: false },
+      ],
     });
     const group = await control<{ id: string; sellingPlans: { id: string }[] }>("POST", `/_sim/shops/${SHOP}/selling-plan-groups`, {
       name: "Subscribe & save",
@@ -286,9 +298,95 @@ describe("GraphQL adapter against the simulator", () => {
     const variants = await port.getVariants([...product.variants.map((v) => v.id), "gid://shopify/ProductVariant/404"]);
     expect(variants).toEqual([
       // The variant's own image first (its media), else the product's featured media.
-      { id: product.variants[0].id, productId: product.id, title: "1 kg", productTitle: "Coffee", price: "30.00", imageUrl: "https://cdn.example/1kg.png", available: true },
-      { id: product.variants[1].id, productId: product.id, title: "250 g", productTitle: "Coffee", price: "9.00", imageUrl: "https://cdn.example/coffee.png", available: false },
+      {
+        id: product.variants[0].id,
+        productId: product.id,
+        title: "1 kg",
+        productTitle: "Coffee",
+        price: "30.00",
+        imageUrl: "https://cdn.example/1kg.png",
+        available: true,
+      },
+      {
+        id: product.variants[1].id,
+        productId: product.id,
+        title: "250 g",
+        productTitle: "Coffee",
+        price: "9.00",
+        imageUrl: "https://cdn.example/coffee.png",
+        available: false,
+      },
     ]);
+  });
+
+  it("bills a contract: the attempt answers still processing, the same key answers the same attempt, and Shopify's signed success/failure/challenged webhooks follow", async () => {
+    const due = "2031-01-15T10:00:00.000Z";
+    const c = await newContract({ nextBillingDate: due });
+    const made = await port.createBillingAttempt(c.id, { idempotencyKey: "unit-key-1", cycleDate: due });
+    expect(made).toMatchObject({ idempotencyKey: "unit-key-1", state: "pending" });
+    expect(made.id).toMatch(/^gid:\/\/shopify\/SubscriptionBillingAttempt\/\d+$/);
+    const again = await port.createBillingAttempt(c.id, { idempotencyKey: "unit-key-1", cycleDate: due });
+    expect(again).toMatchObject({ id: made.id, state: "succeeded" });
+    expect((await stored(c.id)) as unknown as { nextBillingDate: string }).toMatchObject({ nextBillingDate: "2031-02-15T10:00:00.000Z" });
+    await sim.idle();
+    const success = received.filter((r) => r.headers["x-shopify-topic"] === "subscription_billing_attempts/success");
+    expect(success).toHaveLength(1);
+    expect(success[0].headers["x-shopify-hmac-sha256"]).toBe(createHmac("sha256", SECRET).update(success[0].raw).digest("base64"));
+    const payload = JSON.parse(success[0].raw);
+    expect(payload).toMatchObject({
+      admin_graphql_api_id: made.id,
+      idempotency_key: "unit-key-1",
+      admin_graphql_api_subscription_contract_id: c.id,
+      subscription_contract_id: Number(c.id.split("/").pop()),
+      ready: true,
+      error_code: null,
+      error_message: null,
+    });
+    expect(payload.admin_graphql_api_order_id).toMatch(/^gid:\/\/shopify\/Order\/\d+$/);
+
+    // Declining and authenticating payment methods, set through the control API.
+    for (const [billing, topic, code] of [
+      ["INSUFFICIENT_FUNDS", "subscription_billing_attempts/failure", "INSUFFICIENT_FUNDS"],
+      ["authenticate", "subscription_billing_attempts/challenged", "AUTHENTICATION_REQUIRED"],
+    ] as const) {
+      const other = await newContract({ nextBillingDate: due });
+      await control("PATCH", `/_sim/shops/${SHOP}/payment-methods/${encodeURIComponent(other.paymentMethodId!)}`, { billing });
+      received.length = 0;
+      await port.createBillingAttempt(other.id, { idempotencyKey: `unit-${billing}`, cycleDate: due });
+      await sim.idle();
+      expect(received.map((r) => r.headers["x-shopify-topic"])).toEqual([topic]);
+      expect(JSON.parse(received[0].raw)).toMatchObject({ error_code: code, admin_graphql_api_order_id: null });
+      expect((await stored(other.id)) as unknown as { nextBillingDate: string }).toMatchObject({ nextBillingDate: due });
+    }
+  });
+
+  it("billing refusals are Shopify's BillingAttemptUserError codes", async () => {
+    const due = "2031-01-15T10:00:00.000Z";
+    const paused = await newContract({ nextBillingDate: due, status: "PAUSED" });
+    const cancelled = await newContract({ nextBillingDate: due, status: "CANCELLED" });
+    const active = await newContract({ nextBillingDate: due });
+    expect(await rejection(port.createBillingAttempt(paused.id, { idempotencyKey: "r1", cycleDate: due }))).toMatchObject({
+      kind: "state_conflict",
+      code: "CONTRACT_PAUSED",
+    });
+    expect(await rejection(port.createBillingAttempt(cancelled.id, { idempotencyKey: "r2", cycleDate: due }))).toMatchObject({
+      kind: "state_conflict",
+      code: "CONTRACT_TERMINATED",
+    });
+    expect(await rejection(port.createBillingAttempt("gid://shopify/SubscriptionContract/999999", { idempotencyKey: "r3", cycleDate: due }))).toMatchObject({
+      kind: "invalid_request",
+      code: "CONTRACT_NOT_FOUND",
+    });
+    expect(await rejection(port.createBillingAttempt(active.id, { idempotencyKey: "  ", cycleDate: due }))).toMatchObject({
+      kind: "invalid_request",
+      code: "BLANK",
+    });
+    expect(await rejection(port.createBillingAttempt(active.id, { idempotencyKey: "r4", cycleDate: "2031-03-01T00:00:00.000Z" }))).toMatchObject({
+      kind: "invalid_request",
+      code: "CYCLE_START_DATE_OUT_OF_RANGE",
+    });
+    const attempts = await control<{ contractId: string }[]>("GET", `/_sim/shops/${SHOP}/billing-attempts`);
+    expect(attempts.filter((a) => [paused.id, cancelled.id, active.id].includes(a.contractId))).toEqual([]);
   });
 
   it("uninstalling revokes the token and sends app/uninstalled", async () => {
@@ -300,7 +398,9 @@ describe("GraphQL adapter against the simulator", () => {
     await sim.idle();
     const hook = received.find((r) => r.headers["x-shopify-topic"] === "app/uninstalled");
     expect(JSON.parse(hook!.raw)).toMatchObject({ myshopify_domain: shop });
-    expect(await rejection(createGraphqlAdapter(shop, accessToken).getContract("gid://shopify/SubscriptionContract/1"))).toMatchObject({ kind: "shop_unavailable" });
+    expect(await rejection(createGraphqlAdapter(shop, accessToken).getContract("gid://shopify/SubscriptionContract/1"))).toMatchObject({
+      kind: "shop_unavailable",
+    });
   });
 });
 

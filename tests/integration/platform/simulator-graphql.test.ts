@@ -21,16 +21,26 @@ interface GqlError {
   extensions: { code: string };
 }
 interface GqlBody {
-  data?: Record<string, any> | null; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  data?: Record<string, any> | null;
   errors?: GqlError[];
 }
 
-async function control<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const res = await fetch(`${sim.url}${path}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function control<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
+  const res = await fetch(`${sim.url}${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as T };
 }
 
-async function admin(query: string, variables?: Record<string, unknown>, version = SHOPIFY_API_VERSION): Promise<{ status: number; body: GqlBody; headers: Headers }> {
+async function admin(
+  query: string,
+  variables?: Record<string, unknown>,
+  version = SHOPIFY_API_VERSION,
+): Promise<{ status: number; body: GqlBody; headers: Headers }> {
   const res = await fetch(`${sim.url}/shops/${SHOP}/admin/api/${version}/graphql.json`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-shopify-access-token": token },
@@ -40,10 +50,16 @@ async function admin(query: string, variables?: Record<string, unknown>, version
 }
 
 async function newContract(body: Record<string, unknown> = {}) {
-  return (await control<{ id: string; nextBillingDate: string; skippedCycles: number[]; status: string }>("POST", `/_sim/shops/${SHOP}/contracts`, { webhooks: false, ...body })).json;
+  return (
+    await control<{ id: string; nextBillingDate: string; skippedCycles: number[]; status: string }>("POST", `/_sim/shops/${SHOP}/contracts`, {
+      webhooks: false,
+      ...body,
+    })
+  ).json;
 }
 
-const stored = async (id: string) => (await control<{ status: string; skippedCycles: number[]; nextBillingDate: string }>("GET", `/_sim/shops/${SHOP}/contracts/${encodeURIComponent(id)}`)).json;
+const stored = async (id: string) =>
+  (await control<{ status: string; skippedCycles: number[]; nextBillingDate: string }>("GET", `/_sim/shops/${SHOP}/contracts/${encodeURIComponent(id)}`)).json;
 const codes = (body: GqlBody) => (body.errors ?? []).map((e) => e.extensions.code);
 
 beforeAll(async () => {
@@ -188,7 +204,10 @@ describe("valid documents are executed as written", () => {
 
   it("refusals are userErrors whose codes are Shopify's enum values", async () => {
     const c = await newContract({ status: "CANCELLED" });
-    const { body } = await admin(`mutation($id: ID!) { subscriptionContractPause(subscriptionContractId: $id) { contract { id } userErrors { field code } } }`, { id: c.id });
+    const { body } = await admin(
+      `mutation($id: ID!) { subscriptionContractPause(subscriptionContractId: $id) { contract { id } userErrors { field code } } }`,
+      { id: c.id },
+    );
     expect(body.data).toEqual({ subscriptionContractPause: { contract: null, userErrors: [{ field: null, code: "CONTRACT_TERMINATED" }] } });
   });
 });
@@ -201,7 +220,10 @@ describe("failure injection goes through the schema too", () => {
       userErrors: [{ field: ["subscriptionContractId"], message: "Bad id", code: "INVALID" }],
     });
     expect(injected.status).toBe(200);
-    const { body } = await admin(`mutation($id: ID!) { c: subscriptionContractCancel(subscriptionContractId: $id) { contract { id } userErrors { message code } } }`, { id: c.id });
+    const { body } = await admin(
+      `mutation($id: ID!) { c: subscriptionContractCancel(subscriptionContractId: $id) { contract { id } userErrors { message code } } }`,
+      { id: c.id },
+    );
     expect(body.data).toEqual({ c: { contract: null, userErrors: [{ message: "Bad id", code: "INVALID" }] } });
     expect((await stored(c.id)).status).toBe("ACTIVE");
   });

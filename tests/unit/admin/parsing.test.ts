@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { ApiError } from "../../../app/errors";
 import { enumParam, parseIsoTimestamp } from "../../../app/domain/query.server";
-import { formatMinor, parseDecimalToMinor } from "../../../app/domain/money.server";
+import { formatMinor, normalizeDecimal, parseDecimalToMinor } from "../../../app/domain/money.server";
 import { canonicalJson, requestHash } from "../../../app/http/idempotency.server";
 import { checkRescheduleDate } from "../../../app/domain/subscription-writes.server";
 import { adminRoutes } from "../../../app/surfaces/admin/routes";
@@ -16,9 +16,8 @@ describe("ISO 8601 timestamps", () => {
     ["2024-02-29T00:00:00Z", "2024-02-29T00:00:00.000Z"],
   ])("accepts %s", (text, iso) => expect(parseIsoTimestamp(text)!.toISOString()).toBe(iso));
 
-  it.each(["", "yesterday", "2025-02-29", "2025-13-01", "2025-01-31T10:00:00", "2025-01-31T25:00:00Z", "1700000000", "2025/01/31"])(
-    "refuses %s",
-    (text) => expect(parseIsoTimestamp(text)).toBeNull(),
+  it.each(["", "yesterday", "2025-02-29", "2025-13-01", "2025-01-31T10:00:00", "2025-01-31T25:00:00Z", "1700000000", "2025/01/31"])("refuses %s", (text) =>
+    expect(parseIsoTimestamp(text)).toBeNull(),
   );
 });
 
@@ -49,12 +48,39 @@ describe("money", () => {
     expect(formatMinor(1500, "KWD")).toBe("1.500");
     expect(formatMinor(9_007_199_254_740_993n, "USD")).toBe("90071992547409.93");
   });
-  it("property: decimal -> minor -> decimal round-trips", () => {
+  it("property: decimal -> minor -> decimal round-trips in every exponent", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), (n) => {
-        expect(parseDecimalToMinor(formatMinor(n, "USD"), "USD")).toBe(n);
+      fc.property(fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), fc.constantFrom("USD", "JPY", "KWD", "EUR", "BHD", "KRW"), (n, currency) => {
+        expect(parseDecimalToMinor(formatMinor(n, currency), currency)).toBe(n);
       }),
     );
+  });
+  it("parses the platform's decimals in the currency's own exponent (JPY 0, KWD 3, USD 2)", () => {
+    expect(parseDecimalToMinor("1500", "JPY")).toBe(1500);
+    expect(parseDecimalToMinor("1500.0", "JPY")).toBe(1500);
+    expect(parseDecimalToMinor("12.345", "KWD")).toBe(12345);
+    expect(parseDecimalToMinor("1.5", "KWD")).toBe(1500);
+    expect(parseDecimalToMinor("18.5", "USD")).toBe(1850);
+    expect(parseDecimalToMinor("0.07", "usd")).toBe(7);
+    expect(parseDecimalToMinor(19.99, "USD")).toBe(1999); // a float the platform sent as a number
+    expect(parseDecimalToMinor(0.1 + 0.2, "USD")).toBe(30);
+    expect(parseDecimalToMinor("-2.50", "EUR")).toBe(-250);
+  });
+  it("rounds digits past the exponent half away from zero, exactly", () => {
+    expect(parseDecimalToMinor("1.005", "USD")).toBe(101); // Math.round(1.005 * 100) is 100
+    expect(parseDecimalToMinor("1.0049", "USD")).toBe(100);
+    expect(parseDecimalToMinor("1499.5", "JPY")).toBe(1500);
+    expect(parseDecimalToMinor("-1.005", "USD")).toBe(-101);
+    expect(parseDecimalToMinor("0.0004", "KWD")).toBe(0);
+  });
+  it("refuses what is not a decimal", () => {
+    for (const bad of ["", "abc", "1,50", "1e3", "1.2.3", "--1"]) expect(() => parseDecimalToMinor(bad, "USD")).toThrow();
+    expect(() => parseDecimalToMinor(Number.NaN, "USD")).toThrow();
+  });
+  it("normalises a decimal to the currency's precision", () => {
+    expect(normalizeDecimal("1500.0", "JPY")).toBe("1500");
+    expect(normalizeDecimal("1.2345", "KWD")).toBe("1.235");
+    expect(normalizeDecimal(12.5, "USD")).toBe("12.50");
   });
 });
 
@@ -106,8 +132,21 @@ describe("write bodies (the route entries' zod schemas) and the reschedule windo
   });
   it("line change needs quantity >= 1 and/or a variant gid, nothing else", () => {
     expect(lineEdit.parse({ quantity: 2 })).toEqual({ quantity: 2 });
-    expect(lineEdit.parse({ variant_id: "gid://shopify/ProductVariant/9", quantity: null })).toEqual({ variant_id: "gid://shopify/ProductVariant/9", quantity: null });
-    for (const b of [{}, null, [], { quantity: 0 }, { quantity: 1.5 }, { quantity: "2" }, { variant_id: "9" }, { quantity: 1, price: 3 }, { quantity: null, variant_id: null }]) {
+    expect(lineEdit.parse({ variant_id: "gid://shopify/ProductVariant/9", quantity: null })).toEqual({
+      variant_id: "gid://shopify/ProductVariant/9",
+      quantity: null,
+    });
+    for (const b of [
+      {},
+      null,
+      [],
+      { quantity: 0 },
+      { quantity: 1.5 },
+      { quantity: "2" },
+      { variant_id: "9" },
+      { quantity: 1, price: 3 },
+      { quantity: null, variant_id: null },
+    ]) {
       expect(lineEdit.safeParse(b).success, JSON.stringify(b)).toBe(false);
     }
   });

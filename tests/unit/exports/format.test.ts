@@ -20,7 +20,7 @@ describe("export formats", () => {
     expect(snakeKey("Shipping address 1")).toBe("shipping_address_1");
   });
 
-  it("CSV: BOM, quoted header, CRLF after every row, quotes doubled, empty as \"\", newlines kept inside quotes", () => {
+  it('CSV: BOM, quoted header, CRLF after every row, quotes doubled, empty as "", newlines kept inside quotes', () => {
     const csv = encoder("csv", columns);
     const text = csv.start() + csv.row({ id: "g1", title: 'Say "hi"\r\nnow', amount: null, n: 2, ok: false });
     expect(text).toBe('\uFEFF"Contract #","Product title","Charge amount","Interval count","Giftable"\r\n"g1","Say ""hi""\r\nnow","","2","false"\r\n');

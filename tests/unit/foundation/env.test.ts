@@ -28,6 +28,13 @@ describe("environment", () => {
     expect(message).toMatch(/PORT: .*65535/);
   });
 
+  it("refuses WEBHOOK_ALLOWED_PRIVATE_CIDRS when NODE_ENV=production, and admits it otherwise", () => {
+    const production = { ...valid(), NODE_ENV: "production", WEBHOOK_ALLOWED_PRIVATE_CIDRS: "127.0.0.0/8" } as NodeJS.ProcessEnv;
+    expect(() => parseEnv(production)).toThrowError(/WEBHOOK_ALLOWED_PRIVATE_CIDRS: must be empty when NODE_ENV=production/);
+    expect(parseEnv({ ...production, WEBHOOK_ALLOWED_PRIVATE_CIDRS: "" }).WEBHOOK_ALLOWED_PRIVATE_CIDRS).toBe("");
+    expect(parseEnv({ ...valid(), WEBHOOK_ALLOWED_PRIVATE_CIDRS: "127.0.0.0/8" }).WEBHOOK_ALLOWED_PRIVATE_CIDRS).toBe("127.0.0.0/8");
+  });
+
   it("requires real values in production: nothing is defaulted", () => {
     const e: NodeJS.ProcessEnv = { NODE_ENV: "production" };
     applyLocalDefaults(e);

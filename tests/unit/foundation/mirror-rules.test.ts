@@ -1,4 +1,4 @@
-import { eventForTransition, frequencyLabel, monthlyCents } from "../../../app/domain/mirror.server";
+import { endedAt, eventForTransition, frequencyLabel, monthlyCents } from "../../../app/domain/mirror.server";
 
 const policy = (interval: "DAY" | "WEEK" | "MONTH" | "YEAR", intervalCount: number, months: number[] = []) => ({
   interval,
@@ -41,5 +41,24 @@ describe("which status change is announced", () => {
   it("announces nothing when nothing changed", () => {
     expect(eventForTransition("PAUSED", "PAUSED", false)).toBeNull();
     expect(eventForTransition("ACTIVE", "ACTIVE", false)).toBeNull();
+  });
+});
+
+describe("ended_at (docs/decisions/041-contract-ended-at.md)", () => {
+  const at = (iso: string) => ({ updatedAt: iso });
+  const first = new Date("2026-03-01T10:00:00Z");
+
+  it("a change to CANCELLED, EXPIRED or FAILED ends the contract at the platform's time of the change", () => {
+    for (const status of ["CANCELLED", "EXPIRED", "FAILED"] as const) {
+      expect(endedAt({ status: "ACTIVE", endedAt: null }, { status, ...at("2026-03-01T10:00:00Z") })).toEqual(first);
+      expect(endedAt(null, { status, ...at("2026-03-01T10:00:00Z") })).toEqual(first);
+    }
+  });
+
+  it("keeps the first end while the contract stays ended, and clears it on reactivation or pause", () => {
+    expect(endedAt({ status: "CANCELLED", endedAt: first }, { status: "EXPIRED", ...at("2026-05-01T00:00:00Z") })).toEqual(first);
+    expect(endedAt({ status: "CANCELLED", endedAt: first }, { status: "CANCELLED", ...at("2026-05-01T00:00:00Z") })).toEqual(first);
+    expect(endedAt({ status: "CANCELLED", endedAt: first }, { status: "ACTIVE", ...at("2026-05-01T00:00:00Z") })).toBeNull();
+    expect(endedAt({ status: "ACTIVE", endedAt: null }, { status: "PAUSED", ...at("2026-05-01T00:00:00Z") })).toBeNull();
   });
 });

@@ -8,10 +8,16 @@ import { STOREFRONT_METAFIELDS } from "../../../app/domain/storefront-metafields
 const root = "extensions/subscriptions-theme";
 const blocks = readdirSync(path.join(root, "blocks")).map((f) => ({ file: f, liquid: readFileSync(path.join(root, "blocks", f), "utf8") }));
 const localeFiles = readdirSync(path.join(root, "locales"));
-const locales = localeFiles.filter((f) => !f.endsWith(".schema.json")).map((f) => ({ file: f, tree: JSON.parse(readFileSync(path.join(root, "locales", f), "utf8")) }));
-const schemaLocales = localeFiles.filter((f) => f.endsWith(".schema.json")).map((f) => ({ file: f, tree: JSON.parse(readFileSync(path.join(root, "locales", f), "utf8")) }));
+const locales = localeFiles
+  .filter((f) => !f.endsWith(".schema.json"))
+  .map((f) => ({ file: f, tree: JSON.parse(readFileSync(path.join(root, "locales", f), "utf8")) }));
+const schemaLocales = localeFiles
+  .filter((f) => f.endsWith(".schema.json"))
+  .map((f) => ({ file: f, tree: JSON.parse(readFileSync(path.join(root, "locales", f), "utf8")) }));
 const lookup = (tree: unknown, key: string) =>
-  key.split(".").reduce((node: Record<string, unknown> | undefined, part) => node?.[part] as Record<string, unknown> | undefined, tree as Record<string, unknown>);
+  key
+    .split(".")
+    .reduce((node: Record<string, unknown> | undefined, part) => node?.[part] as Record<string, unknown> | undefined, tree as Record<string, unknown>);
 const schemaOf = (liquid: string) => JSON.parse(/{% schema %}([\s\S]*?){% endschema %}/.exec(liquid)![1]);
 
 describe("theme app extension", () => {

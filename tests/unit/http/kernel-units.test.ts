@@ -112,10 +112,16 @@ describe("customer session claims", () => {
     const now = new Date("2026-01-01T00:00:00Z");
     const s = issueCustomerSession({ shopId: "shop1", customerId: "gid://shopify/Customer/1", keyId: "k1" }, { now, secret });
     expect(s.token).toMatch(/^svc_cst_/);
-    expect(verifyCustomerSession(s.token, { shopId: "shop1", keyId: "k1" }, { now, secret })).toMatchObject({ ok: true, customerId: "gid://shopify/Customer/1" });
+    expect(verifyCustomerSession(s.token, { shopId: "shop1", keyId: "k1" }, { now, secret })).toMatchObject({
+      ok: true,
+      customerId: "gid://shopify/Customer/1",
+    });
     expect(verifyCustomerSession(s.token, { shopId: "shop2", keyId: "k1" }, { now, secret })).toEqual({ ok: false, reason: "invalid" });
     expect(verifyCustomerSession(s.token, { shopId: "shop1", keyId: "k2" }, { now, secret })).toEqual({ ok: false, reason: "invalid" });
-    expect(verifyCustomerSession(s.token, { shopId: "shop1", keyId: "k1" }, { now: new Date(now.getTime() + 1800_000), secret })).toEqual({ ok: false, reason: "expired" });
+    expect(verifyCustomerSession(s.token, { shopId: "shop1", keyId: "k1" }, { now: new Date(now.getTime() + 1800_000), secret })).toEqual({
+      ok: false,
+      reason: "expired",
+    });
     expect(verifyCustomerSession(s.token, { shopId: "shop1", keyId: "k1" }, { now, secret: "t".repeat(40) })).toEqual({ ok: false, reason: "invalid" });
     expect(verifyCustomerSession(s.token.slice(0, -2) + "AA", { shopId: "shop1", keyId: "k1" }, { now, secret })).toEqual({ ok: false, reason: "invalid" });
   });

@@ -30,7 +30,7 @@ describe("route entries", () => {
     for (const [p, n] of routesPerPath) expect(count(`path: ${JSON.stringify(p)},`), p).toBe(n);
   });
 
-  it("no path is assembled: one defineRoute({ method, path: \"literal\" }) per route, no template or helper", () => {
+  it('no path is assembled: one defineRoute({ method, path: "literal" }) per route, no template or helper', () => {
     const entries = [...SURFACE_SOURCE.matchAll(/defineRoute\(\{\s*method: "[A-Z]+",\s*path: ([^\n]*)\n/g)].map((m) => m[1]);
     expect(entries.length).toBe(ALL.length);
     for (const path of entries) expect(path, "a route path must be a string literal").toMatch(/^"\/[^"`$]*",$/);

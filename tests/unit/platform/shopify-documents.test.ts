@@ -11,6 +11,8 @@ import { describe, expect, it } from "vitest";
 import { SHOPIFY_API_VERSION } from "../../../app/platform/api-version";
 import { adminSchema, customerAccountSchema, SCHEMA_DIR, SCHEMA_SOURCE_FILE, type SchemaSource } from "../../../simulator/schema";
 import { MUTATION, QUERY } from "../../../simulator/admin-resolvers";
+import { CUSTOMERS_BY_EMAIL_MAX, customersByEmailDocument } from "../../../app/platform/graphql/customer-by-email";
+import { CUSTOMER_SET_MAX, customerSetDocument } from "../../../app/platform/graphql/customer-set";
 
 const GRAPHQL_DIR = join(import.meta.dirname, "../../../app/platform/graphql");
 /** Files of the adapter that hold no document of their own (the client, the port, shared fields). */
@@ -32,7 +34,9 @@ function asOperation(value: unknown): DocumentNode | null {
 
 async function adapterDocuments(): Promise<Found[]> {
   const found: Found[] = [];
-  for (const file of readdirSync(GRAPHQL_DIR).filter((f) => f.endsWith(".ts")).sort()) {
+  for (const file of readdirSync(GRAPHQL_DIR)
+    .filter((f) => f.endsWith(".ts"))
+    .sort()) {
     const mod = (await import(join(GRAPHQL_DIR, file))) as Record<string, unknown>;
     for (const [name, value] of Object.entries(mod)) {
       const document = asOperation(value);
@@ -64,6 +68,16 @@ describe("the adapter's GraphQL documents against Shopify's schema", () => {
     expect(deprecated).toEqual([]);
   });
 
+  it("the batched documents (one aliased root field per item) validate at every batch size, not only the largest", () => {
+    const sizes = (max: number) => Array.from({ length: max }, (_, i) => i + 1);
+    const failures = [
+      ...sizes(CUSTOMERS_BY_EMAIL_MAX).map((n) => customersByEmailDocument(n)),
+      ...sizes(CUSTOMER_SET_MAX).map((n) => customerSetDocument(n)),
+    ].flatMap((doc) => validate(adminSchema(), parse(doc)).map((e) => e.message));
+    expect(failures).toEqual([]);
+    expect(parse(customerSetDocument(3)).definitions).toHaveLength(1);
+  });
+
   it("the billing-cycle skip's argument is billingCycleInput (the old billingCycleSelector is refused)", () => {
     const old = parse(`mutation BillingCycleSkip($billingCycleSelector: SubscriptionBillingCycleInput!) {
       subscriptionBillingCycleSkip(billingCycleSelector: $billingCycleSelector) { billingCycle { cycleIndex } userErrors { field message code } }
@@ -82,7 +96,9 @@ describe("the vendored schemas and the version everywhere it is named", () => {
     for (const api of ["admin", "customer"] as const) {
       const entry = source.files[api];
       expect(entry?.file).toBe(`${api}_${SHOPIFY_API_VERSION}.json.gz`);
-      const digest = createHash("sha256").update(readFileSync(join(SCHEMA_DIR, entry!.file))).digest("hex");
+      const digest = createHash("sha256")
+        .update(readFileSync(join(SCHEMA_DIR, entry!.file)))
+        .digest("hex");
       expect(digest).toBe(entry!.sha256);
     }
   });
@@ -100,7 +116,12 @@ describe("the vendored schemas and the version everywhere it is named", () => {
 
   it("the schema is built once per process (later calls are the same object)", () => {
     expect(adminSchema()).toBe(adminSchema());
-    expect(adminSchema().getMutationType()?.getFields().subscriptionBillingCycleSkip.args.map((a) => a.name)).toEqual(["billingCycleInput"]);
+    expect(
+      adminSchema()
+        .getMutationType()
+        ?.getFields()
+        .subscriptionBillingCycleSkip.args.map((a) => a.name),
+    ).toEqual(["billingCycleInput"]);
   });
 });
 

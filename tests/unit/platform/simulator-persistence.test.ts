@@ -35,7 +35,9 @@ describe("simulator persistence", () => {
       const again = (await (await fetch(`${second.url}/_sim/shops/persist.myshopify.com`)).json()) as Record<string, unknown>;
       expect(again.accessToken).toBe(shop.accessToken);
       expect(again.plan).toMatchObject({ partnerDevelopment: true });
-      const stored = (await (await fetch(`${second.url}/_sim/shops/persist.myshopify.com/contracts/${encodeURIComponent(String(contract.id))}`)).json()) as Record<string, unknown>;
+      const stored = (await (
+        await fetch(`${second.url}/_sim/shops/persist.myshopify.com/contracts/${encodeURIComponent(String(contract.id))}`)
+      ).json()) as Record<string, unknown>;
       expect(stored).toMatchObject({ id: contract.id, status: "PAUSED" });
       // New ids continue after the old ones instead of colliding.
       const next = await post(`${second.url}/_sim/shops/persist.myshopify.com/contracts`, { webhooks: false });

@@ -10,6 +10,7 @@ import {
   skipBillingCycle,
   updateDraftLine,
   setMetafields,
+  setCustomerViaApi,
 } from "../../../simulator/store";
 
 const now = new Date("2026-03-01T12:00:00Z");
@@ -101,6 +102,19 @@ describe("drafts", () => {
     expect(shop.drafts[d.value.id]).toBeUndefined();
   });
 
+  it("custom attributes replace the line's list at commit; a malformed list is refused with its field", () => {
+    const c = contract({ lines: [] });
+    const lineId = c.lines[0].id;
+    const d = openDraft(state, shop, c.id, now);
+    if (!d.ok) throw new Error("draft");
+    const bad = updateDraftLine(shop, d.value.id, lineId, { customAttributes: [{ key: "", value: "x" }] });
+    expect(!bad.ok && bad.userErrors[0].field).toEqual(["input", "customAttributes"]);
+    expect(updateDraftLine(shop, d.value.id, lineId, { customAttributes: [{ key: "_box_items", value: "a:1" }] }).ok).toBe(true);
+    expect(shop.contracts[c.id].lines[0].customAttributes).toBeUndefined();
+    const committed = commitDraft(shop, d.value.id, now);
+    expect(committed.ok && committed.value.lines[0].customAttributes).toEqual([{ key: "_box_items", value: "a:1" }]);
+  });
+
   it("a draft of an older revision is refused at commit (state conflict)", () => {
     const c = contract();
     const d = openDraft(state, shop, c.id, now);
@@ -113,11 +127,50 @@ describe("drafts", () => {
 
 describe("metafieldsSet", () => {
   it("is all-or-nothing and names the bad input's field", () => {
-    const r = setMetafields(state, shop, [
-      { ownerId: "gid://shopify/Product/1", namespace: "app", key: "bundle_plan", type: "json", value: "{}" },
-      { ownerId: "gid://shopify/Product/1", namespace: "app", key: "n", type: "json", value: "{" },
-    ], now);
+    const r = setMetafields(
+      state,
+      shop,
+      [
+        { ownerId: "gid://shopify/Product/1", namespace: "app", key: "bundle_plan", type: "json", value: "{}" },
+        { ownerId: "gid://shopify/Product/1", namespace: "app", key: "n", type: "json", value: "{" },
+      ],
+      now,
+    );
     expect(!r.ok && r.userErrors[0].field).toEqual(["metafields", "1", "key"]);
     expect(Object.keys(shop.metafields)).toHaveLength(0);
+  });
+});
+
+describe("customerSet", () => {
+  const address = { address1: "1 Harbor Street", city: "Toronto", provinceCode: "ON", countryCode: "CA", zip: "M5V" };
+
+  it("without an identifier creates the customer with their address; a taken e-mail or phone is TAKEN on the input field", () => {
+    const made = setCustomerViaApi(state, shop, { email: "ada@example.com", firstName: "Ada", phone: "+15550001", addresses: [address] }, null);
+    expect(made.ok && made.value).toMatchObject({ email: "ada@example.com", firstName: "Ada", address: { address1: "1 Harbor Street", country: "CA" } });
+    const again = setCustomerViaApi(state, shop, { email: "ADA@example.com" }, null);
+    expect(again).toEqual({ ok: false, userErrors: [{ field: ["input", "email"], message: "Email has already been taken", code: "TAKEN" }] });
+    const phone = setCustomerViaApi(state, shop, { email: "bea@example.com", phone: "+15550001" }, null);
+    expect(phone).toEqual({ ok: false, userErrors: [{ field: ["input", "phone"], message: "Phone has already been taken", code: "TAKEN" }] });
+    expect(setCustomerViaApi(state, shop, { email: "not-an-email" }, null)).toMatchObject({
+      ok: false,
+      userErrors: [{ field: ["input", "email"], code: "INVALID" }],
+    });
+    expect(setCustomerViaApi(state, shop, {}, null)).toMatchObject({ ok: false, userErrors: [{ field: null, code: "BLANK" }] });
+    expect(Object.keys(shop.customers).length).toBe(1);
+  });
+
+  it("with an identifier updates the customer it names (the addresses list replaces theirs), or creates one when it names nobody", () => {
+    const made = setCustomerViaApi(state, shop, { email: "ada@example.com", firstName: "Ada", addresses: [address] }, null);
+    const id = made.ok ? made.value.id : "";
+    const updated = setCustomerViaApi(state, shop, { lastName: "Lovelace", addresses: [] }, { email: "ada@example.com" });
+    expect(updated.ok && updated.value).toMatchObject({ id, firstName: "Ada", lastName: "Lovelace", address: null });
+    expect(setCustomerViaApi(state, shop, { email: "other@example.com" }, { email: "ada@example.com" })).toMatchObject({
+      ok: false,
+      userErrors: [{ field: ["input", "email"], code: "INPUT_MISMATCH" }],
+    });
+    expect(setCustomerViaApi(state, shop, {}, { id: "gid://shopify/Customer/999999" })).toMatchObject({ ok: false, userErrors: [{ code: "NOT_FOUND" }] });
+    const fresh = setCustomerViaApi(state, shop, { firstName: "Bea" }, { email: "bea@example.com" });
+    expect(fresh.ok && fresh.value).toMatchObject({ email: "bea@example.com", firstName: "Bea" });
+    expect(Object.keys(shop.customers).length).toBe(2);
   });
 });

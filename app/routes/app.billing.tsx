@@ -1,0 +1,154 @@
+// Billing settings: the shop's dunning policy (retry days, then pause or cancel) and renewal
+// reminders, stored per shop with defaults (app/domain/renewals/policy.server.ts; decision 081),
+// and the contracts in dunning now. The billing engine reads the policy on every outcome.
+import { useEffect, useState } from "react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useFetcher, useLoaderData } from "@remix-run/react";
+import { Banner, BlockStack, Button, Card, FormLayout, InlineStack, Layout, List, Page, Select, Text, TextField } from "@shopify/polaris";
+import { adminContext } from "../admin/context.server";
+import { formatDate, formatDateTime } from "../admin/format";
+import { billingPolicy, DEFAULT_BILLING_POLICY, saveBillingPolicy } from "../domain/renewals/policy.server";
+import { dunningOverview } from "../domain/renewals/overview.server";
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { shop } = await adminContext(request);
+  const [policy, dunning] = await Promise.all([billingPolicy(shop.id), dunningOverview(shop.id)]);
+  return json({ policy, dunning, defaults: DEFAULT_BILLING_POLICY });
+};
+
+type ActionResult = { ok: true } | { ok: false; errors: Record<string, string> };
+
+/** "1, 3, 7" → [1, 3, 7]; anything that is not a whole number stays as NaN for the schema to refuse. */
+const parseDays = (text: string): number[] =>
+  text
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((t) => (/^\d+$/.test(t) ? Number(t) : Number.NaN));
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { shop } = await adminContext(request);
+  const form = await request.formData();
+  const reminder = String(form.get("reminderDays") ?? "").trim();
+  const saved = await saveBillingPolicy(shop.id, {
+    retryDays: parseDays(String(form.get("retryDays") ?? "")),
+    finalAction: String(form.get("finalAction") ?? ""),
+    reminderDays: /^\d+$/.test(reminder) ? Number(reminder) : Number.NaN,
+  });
+  // A refusal is an answer the page shows on its fields, not a failed request.
+  return json<ActionResult>(saved.ok ? { ok: true } : { ok: false, errors: saved.errors });
+};
+
+const FINAL_ACTIONS = [
+  { label: "Pause the subscription", value: "PAUSE" },
+  { label: "Cancel the subscription", value: "CANCEL" },
+];
+
+export default function BillingSettings() {
+  const { policy, dunning, defaults } = useLoaderData<typeof loader>();
+  const fetcher = useFetcher<ActionResult>();
+  const [retryDays, setRetryDays] = useState(policy.retryDays.join(", "));
+  const [finalAction, setFinalAction] = useState<string>(policy.finalAction);
+  const [reminderDays, setReminderDays] = useState(String(policy.reminderDays));
+  const busy = fetcher.state !== "idle";
+  const errors = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.errors : {};
+
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data?.ok) window.shopify?.toast.show("Billing settings saved");
+  }, [fetcher.state, fetcher.data]);
+
+  const save = () => fetcher.submit({ retryDays, finalAction, reminderDays }, { method: "post" });
+
+  return (
+    <Page title="Billing settings" subtitle="How renewals are retried when a payment fails, and when customers are reminded.">
+      <Layout>
+        {Object.keys(errors).length > 0 && (
+          <Layout.Section>
+            <Banner tone="critical" title="The settings were not saved">
+              <p>Correct the fields marked below.</p>
+            </Banner>
+          </Layout.Section>
+        )}
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                Failed payments
+              </Text>
+              <FormLayout>
+                <TextField
+                  label="Retry after (days)"
+                  name="retryDays"
+                  value={retryDays}
+                  onChange={setRetryDays}
+                  autoComplete="off"
+                  error={errors.retryDays}
+                  helpText={`Days after the missed charge on which it is tried again, e.g. “${defaults.retryDays.join(", ")}”. Leave empty to never retry.`}
+                />
+                <Select
+                  label="When the last retry fails"
+                  name="finalAction"
+                  options={FINAL_ACTIONS}
+                  value={finalAction}
+                  onChange={setFinalAction}
+                  error={errors.finalAction}
+                />
+              </FormLayout>
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                Renewal reminders
+              </Text>
+              <TextField
+                label="Days before each charge"
+                name="reminderDays"
+                type="number"
+                min={0}
+                value={reminderDays}
+                onChange={setReminderDays}
+                autoComplete="off"
+                error={errors.reminderDays}
+                helpText="The subscription.renewal_reminder webhook goes out this many days before each charge, once per charge. 0 turns reminders off."
+              />
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <InlineStack align="end">
+            <Button variant="primary" onClick={save} loading={busy}>
+              Save
+            </Button>
+          </InlineStack>
+        </Layout.Section>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                In dunning now: {dunning.inDunning}
+              </Text>
+              {dunning.rows.length === 0 ? (
+                <Text as="p" tone="subdued">
+                  No subscription is waiting for a payment retry.
+                </Text>
+              ) : (
+                // A list rather than a table: it reflows at phone widths without a scroll region.
+                <List>
+                  {dunning.rows.map((r) => (
+                    <List.Item key={`${r.contractId}|${r.cycleAt}`}>
+                      Contract {r.contractId.split("/").pop()}: charge due {formatDate(r.cycleAt)}, {r.attempts} {r.attempts === 1 ? "attempt" : "attempts"},
+                      last error {r.lastErrorCode ?? "none"}, next retry {formatDateTime(r.nextRetryAt)}
+                    </List.Item>
+                  ))}
+                </List>
+              )}
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}

@@ -1,0 +1,81 @@
+// When a contract ended (docs/decisions/041-contract-ended-at.md): the mirror records the
+// platform's time of the change to CANCELLED, EXPIRED or FAILED from the inbound
+// subscription_contracts webhooks (and reconciles), keeps it while the contract stays ended, and
+// clears it on reactivation. Real simulator, real HTTP webhooks, real BullMQ workers.
+import { prisma } from "../../../app/db.server";
+import { reconcileShop } from "../../../app/domain/mirror.server";
+import { platformFor } from "../../../app/platform/index.server";
+import { startStack, type Stack } from "../../support/stack";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack.close();
+});
+
+type SimContract = { id: string; status: string; updatedAt: string; revisionId: number };
+
+const mirrorOf = (domain: string, gid: string) => prisma.contract.findFirst({ where: { shop: { domain }, contractGid: gid } });
+const simContract = (domain: string, gid: string) =>
+  stack.control.call<SimContract>("GET", `${stack.control.shop(domain)}/contracts/${encodeURIComponent(gid)}`);
+
+describe("contract ended_at", () => {
+  it("is the platform's time of the cancel, kept while ended, cleared on reactivation, set again on a billing failure", async () => {
+    const { domain } = await stack.installShop();
+    const created = await stack.control.call<SimContract>("POST", `${stack.control.shop(domain)}/contracts`, {});
+    await stack.settled(domain, async () => (await mirrorOf(domain, created.id))?.status === "ACTIVE");
+    expect((await mirrorOf(domain, created.id))!.endedAt).toBeNull();
+
+    const platform = await platformFor(domain);
+    await platform.cancelContract(created.id);
+    const cancelled = await simContract(domain, created.id);
+    const ended = await stack.settled(domain, async () => {
+      const row = await mirrorOf(domain, created.id);
+      return row?.status === "CANCELLED" && row.endedAt ? row : null;
+    });
+    expect(ended.endedAt!.toISOString()).toBe(new Date(cancelled.updatedAt).toISOString());
+
+    // A later change to an ended contract (EXPIRED after CANCELLED) keeps the end where it was.
+    await new Promise((r) => setTimeout(r, 20));
+    await stack.control.call("PATCH", `${stack.control.shop(domain)}/contracts/${encodeURIComponent(created.id)}`, { status: "EXPIRED" });
+    const expired = await stack.settled(domain, async () => {
+      const row = await mirrorOf(domain, created.id);
+      return row?.status === "EXPIRED" ? row : null;
+    });
+    expect(expired.endedAt!.toISOString()).toBe(ended.endedAt!.toISOString());
+    expect(expired.updatedAt.getTime()).toBeGreaterThan(ended.endedAt!.getTime());
+
+    // Reactivated: live again, no end.
+    await stack.control.call("PATCH", `${stack.control.shop(domain)}/contracts/${encodeURIComponent(created.id)}`, { status: "ACTIVE" });
+    await stack.settled(domain, async () => {
+      const row = await mirrorOf(domain, created.id);
+      return row?.status === "ACTIVE" && row.endedAt === null;
+    });
+
+    // Billing failed: ended again, at the time of that change.
+    await stack.control.call("PATCH", `${stack.control.shop(domain)}/contracts/${encodeURIComponent(created.id)}`, { status: "FAILED" });
+    const failed = await stack.settled(domain, async () => {
+      const row = await mirrorOf(domain, created.id);
+      return row?.status === "FAILED" && row.endedAt ? row : null;
+    });
+    expect(failed.endedAt!.toISOString()).toBe(new Date((await simContract(domain, created.id)).updatedAt).toISOString());
+    expect(failed.endedAt!.getTime()).toBeGreaterThan(ended.endedAt!.getTime());
+  });
+
+  it("a contract first seen ended (reconcile) ended at its last platform update; pausing is not ending", async () => {
+    const { domain, shopId } = await stack.installShop();
+    const when = new Date(Date.now() - 40 * 86_400_000);
+    const old = await stack.control.call<SimContract>("POST", `${stack.control.shop(domain)}/contracts`, {
+      status: "CANCELLED",
+      createdAt: new Date(Date.now() - 200 * 86_400_000).toISOString(),
+      updatedAt: when.toISOString(),
+      webhooks: false,
+    });
+    const paused = await stack.control.call<SimContract>("POST", `${stack.control.shop(domain)}/contracts`, { status: "PAUSED", webhooks: false });
+    await reconcileShop(domain);
+    expect((await prisma.contract.findFirstOrThrow({ where: { shopId, contractGid: old.id } })).endedAt?.toISOString()).toBe(when.toISOString());
+    expect((await prisma.contract.findFirstOrThrow({ where: { shopId, contractGid: paused.id } })).endedAt).toBeNull();
+  });
+});
