@@ -7,8 +7,12 @@ import { QUEUES, enqueueBulk } from "../../queues.server";
 
 export const billingRunJobId = (shopDomain: string) => `billing-run-${shopDomain}`;
 
-export async function queueBillingRuns(): Promise<{ shops: number }> {
-  const shops = await prisma.shop.findMany({ where: { installState: "INSTALLED" }, select: { domain: true } });
+/** Queues a billing run for every installed shop, or for the installed shops among `domains`. */
+export async function queueBillingRuns(domains?: string[]): Promise<{ shops: number }> {
+  const shops = await prisma.shop.findMany({
+    where: { installState: "INSTALLED", ...(domains ? { domain: { in: domains } } : {}) },
+    select: { domain: true },
+  });
   await enqueueBulk(
     QUEUES.billing,
     shops.map((s) => ({

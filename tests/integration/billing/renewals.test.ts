@@ -72,7 +72,7 @@ describe("charging", () => {
     const { domain, shopId } = await stack.installShop();
     const due = new Date(Date.now() - 2 * DAY).toISOString();
     const c = await seedDueContract(stack.control, domain, { nextBillingDate: due });
-    await Promise.all([queueBillingRuns(), queueBillingRuns()]);
+    await Promise.all([queueBillingRuns([domain]), queueBillingRuns([domain])]);
     await cycleReaches(domain, c.gid, due, ["PAID"]);
     expect(await simAttempts(stack.control, domain, c.gid)).toHaveLength(1);
     await stack.settled(domain, async () => (await eventsOf(shopId, "subscription.renewed", c.gid)).length === 1);
