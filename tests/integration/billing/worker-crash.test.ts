@@ -62,6 +62,7 @@ it("a worker SIGKILLed mid-run: after another worker runs the job again, each du
     const attempts = await prisma.billingAttempt.findMany({ where: { shopId }, select: { status: true, attemptGid: true } });
     throw new Error(
       `${(err as Error).message}\ncycles: ${JSON.stringify(cycles)}\nattempts: ${JSON.stringify(attempts)}\nworker:\n${second.output().slice(-4000)}`,
+      { cause: err },
     );
   }
   for (const c of contracts) expect(await simAttempts(stack.control, domain, c.gid)).toHaveLength(1);
