@@ -85,6 +85,7 @@ export function handleAdminGraphql(core: SimCore, shopDomain: string, version: s
 
   // Injected failures apply to the whole request, as a real outage or throttle would.
   let delayMs = 0;
+  let webhooksLost = false;
   const injected = new Map<string, UserError[]>();
   for (const operation of request.rootFields) {
     const failure = takeFailure(shop, operation);
@@ -92,6 +93,8 @@ export function handleAdminGraphql(core: SimCore, shopDomain: string, version: s
     core.changed();
     if ("delayMs" in failure) {
       delayMs = Math.max(delayMs, failure.delayMs);
+    } else if ("webhooksLost" in failure) {
+      webhooksLost = true;
     } else if ("status" in failure) {
       core.record(shop, { api: "admin", operation, variables, outcome: "http_error" });
       return { status: failure.status, body: { errors: "Service Unavailable (simulated)" }, headers };
@@ -113,7 +116,8 @@ export function handleAdminGraphql(core: SimCore, shopDomain: string, version: s
   }
 
   const ctx: AdminContext = { core, shop };
-  const result = executeRequest(schema, request, rootValueFor(core, shop, request, variables, injected), ctx, variables);
+  const execute = () => executeRequest(schema, request, rootValueFor(core, shop, request, variables, injected), ctx, variables);
+  const result = webhooksLost ? core.withWebhooksLost(execute) : execute();
   if (result.errors && result.data === undefined) {
     core.record(shop, { api: "admin", operation: request.rootFields.join(",") || "(none)", variables, outcome: "graphql_errors" });
   }

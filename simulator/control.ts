@@ -164,6 +164,7 @@ const FailureBody = z.union([
   z.object({ operation: z.string(), status: z.number().int().min(400).max(599) }),
   z.object({ operation: z.string(), throttled: z.number().int().min(1).max(100) }),
   z.object({ operation: z.string(), delayMs: z.number().int().min(1).max(60_000) }),
+  z.object({ operation: z.string(), webhooksLost: z.literal(true) }),
 ]);
 
 const WebhookBody = z.object({

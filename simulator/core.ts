@@ -18,6 +18,8 @@ export class SimCore {
   /** The address browsers reach the simulator at (billing confirmation URLs); set once listening. */
   publicUrl = "";
   dispatcher: WebhookDispatcher | null = null;
+  /** Set while a request whose webhooks were injected as lost runs (admin-graphql.ts). */
+  private losingWebhooks = false;
 
   constructor(
     public state: SimState,
@@ -38,8 +40,18 @@ export class SimCore {
 
   /** Persists and announces a successful change. `webhooks: false` for quiet bulk seeding. */
   commit(shop: ShopState, events: SimEvent[], webhooks = true): void {
-    if (webhooks) for (const e of events) if (e.app === "self" && shop.installation) this.dispatcher?.send(shop, e.topic, e.payload);
+    if (webhooks && !this.losingWebhooks) for (const e of events) if (e.app === "self" && shop.installation) this.dispatcher?.send(shop, e.topic, e.payload);
     this.changed();
+  }
+
+  /** Runs `work` (synchronous) with every webhook it would send lost, as if never delivered. */
+  withWebhooksLost<T>(work: () => T): T {
+    this.losingWebhooks = true;
+    try {
+      return work();
+    } finally {
+      this.losingWebhooks = false;
+    }
   }
 
   record(shop: ShopState | undefined, entry: Omit<OperationRecord, "seq" | "at">): void {

@@ -181,7 +181,9 @@ export type Failure =
   | { operation: string; status: number }
   | { operation: string; throttled: number }
   /** Answer normally, but only after delayMs (a slow platform: tests interrupt work mid-call). */
-  | { operation: string; delayMs: number };
+  | { operation: string; delayMs: number }
+  /** Answer normally, but the webhooks the call causes never reach the app (all retries failed). */
+  | { operation: string; webhooksLost: true };
 
 export interface WebhookDelivery {
   id: string;

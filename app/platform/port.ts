@@ -195,6 +195,17 @@ export interface PlatformBillingAttempt {
   state: "pending" | "succeeded" | "failed" | "challenged";
 }
 
+/** A billing attempt's state as subscriptionBillingAttempt answers it (docs/decisions/080). */
+export interface PlatformBillingAttemptOutcome {
+  id: string;
+  idempotencyKey: string;
+  contractId: string;
+  state: PlatformBillingAttempt["state"];
+  orderId: string | null;
+  /** Shopify's SubscriptionBillingAttemptErrorCode when the attempt failed. */
+  errorCode: string | null;
+}
+
 export interface ShopifyPort {
   readonly shop: string;
   getShop(): Promise<PlatformShop>;
@@ -261,4 +272,6 @@ export interface ShopifyPort {
    * Shopify's BillingAttemptUserErrorCode as `code`.
    */
   createBillingAttempt(contractGid: string, request: { idempotencyKey: string; cycleDate: string }): Promise<PlatformBillingAttempt>;
+  /** One billing attempt's state (null when Shopify does not know it). */
+  getBillingAttempt(attemptGid: string): Promise<PlatformBillingAttemptOutcome | null>;
 }

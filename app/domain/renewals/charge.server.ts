@@ -9,7 +9,8 @@
 // The idempotency key is derived from contract, cycle and attempt number, so a job run twice, two
 // runners at once or a worker SIGKILLed mid-call never charge twice. Calls to Shopify run at most
 // BILLING_SHOP_CONCURRENCY at a time per shop, and THROTTLED answers back off and retry.
-// After charging, the same run sends the renewal reminders that have come due (reminders.server.ts).
+// After charging, the same run settles attempts whose outcome webhook is overdue (overdue.server.ts)
+// and sends the renewal reminders that have come due (reminders.server.ts).
 import { randomUUID } from "node:crypto";
 import type { BillingCycle } from "@prisma/client";
 import { prisma } from "../../db.server";
@@ -18,6 +19,7 @@ import { log } from "../../log.server";
 import { isPlatformError, platformFor, type ShopifyPort } from "../../platform/index.server";
 import { reconcileContract } from "../mirror.server";
 import { systemClock, type Clock } from "./clock.server";
+import { settleOverdueOutcomes } from "./overdue.server";
 import { sendDueReminders } from "./reminders.server";
 
 export interface ChargeLine {
@@ -39,6 +41,8 @@ export interface BillingRunSummary {
   charged: ChargeLine[];
   /** Lines that were not charged this run (refused, throttled, Shopify unavailable). */
   notCharged: ChargeLine[];
+  /** Attempts settled from Shopify's state because their outcome webhook never came. */
+  overdueSettled: number;
   reminders: number;
 }
 
@@ -79,7 +83,7 @@ async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<voi
 export async function runBilling(shopDomain: string, opts: { clock?: Clock; concurrency?: number } = {}): Promise<BillingRunSummary> {
   const now = (opts.clock ?? systemClock)();
   const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true, installState: true } });
-  const summary: BillingRunSummary = { shop: shopDomain, at: now.toISOString(), due: 0, charged: [], notCharged: [], reminders: 0 };
+  const summary: BillingRunSummary = { shop: shopDomain, at: now.toISOString(), due: 0, charged: [], notCharged: [], overdueSettled: 0, reminders: 0 };
   if (!shop || shop.installState !== "INSTALLED") return summary;
   const platform = await platformFor(shopDomain);
   const concurrency = opts.concurrency ?? env().BILLING_SHOP_CONCURRENCY;
@@ -124,6 +128,7 @@ export async function runBilling(shopDomain: string, opts: { clock?: Clock; conc
     after = { at: last.nextBillingAt, id: last.id };
     if (page.length < PAGE) break;
   }
+  summary.overdueSettled = await settleOverdueOutcomes(shop.id, platform);
   summary.reminders = await sendDueReminders(shop.id, now);
   return summary;
 }

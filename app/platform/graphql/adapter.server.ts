@@ -44,6 +44,7 @@ import { CUSTOMER_CONTRACTS, mapCustomerContracts, type CustomerContractsResult 
 import { APP_SUBSCRIPTION_CREATE, appSubscriptionCreateVariables, mapAppSubscriptionCreate, type AppSubscriptionCreateResult } from "./app-subscription-create";
 import { APP_SUBSCRIPTION_CANCEL, mapAppSubscriptionCancel, type AppSubscriptionCancelResult } from "./app-subscription-cancel";
 import { BILLING_ATTEMPT_CREATE, billingAttemptCreateVariables, mapBillingAttemptCreate, type BillingAttemptCreateResult } from "./billing-attempt-create";
+import { BILLING_ATTEMPT_GET, mapBillingAttemptGet, type BillingAttemptGetResult } from "./billing-attempt-get";
 import { CURRENT_APP_INSTALLATION, mapCurrentAppInstallation, type CurrentAppInstallationResult } from "./current-app-installation";
 
 // Shopify caps `nodes(ids:)` at 250 ids per call.
@@ -222,6 +223,10 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
 
     async createBillingAttempt(contractId, request) {
       return mapBillingAttemptCreate(await gql<BillingAttemptCreateResult>(BILLING_ATTEMPT_CREATE, billingAttemptCreateVariables(contractId, request)));
+    },
+
+    async getBillingAttempt(id) {
+      return mapBillingAttemptGet(await gql<BillingAttemptGetResult>(BILLING_ATTEMPT_GET, { id }));
     },
 
     async cancelAppCharge(id) {

@@ -279,6 +279,56 @@ describe("outcome webhooks", () => {
     expect(ended.data).toMatchObject({ gift_id: gift.id, contract_id: c.gid });
   });
 
+  it("an outcome whose webhook never came is read from Shopify once it is an hour overdue: renewed once, and the mirror moves", async () => {
+    const { domain, shopId } = await stack.installShop();
+    const due = "2031-07-10T00:00:00.000Z";
+    const c = await seedDueContract(stack.control, domain, { nextBillingDate: due });
+    // Shopify charges, but none of the webhooks of that call reaches the app.
+    await stack.control.failNext(domain, { operation: "subscriptionBillingAttemptCreate", webhooksLost: true });
+    expect((await run(domain, due, 3600_000)).charged).toHaveLength(1);
+    const [made] = await simAttempts(stack.control, domain, c.gid);
+    expect(made.outcome).toBe("success");
+    const attempt = await prisma.billingAttempt.findFirstOrThrow({ where: { shopId } });
+    expect(attempt).toMatchObject({ status: "PENDING", attemptGid: made.id });
+
+    // Within the hour the webhook may still come: nothing is read, nothing moves.
+    expect((await run(domain, due, 2 * 3600_000)).overdueSettled).toBe(0);
+    expect(await prisma.billingCycle.findFirstOrThrow({ where: { shopId } })).toMatchObject({ status: "CHARGING" });
+    const reads = () => stack.control.operations(domain, { operation: "subscriptionBillingAttempt" });
+    expect(await reads()).toEqual([]);
+
+    // An hour and more after the attempt was made (its row aged, as time would), the run reads it.
+    await prisma.billingAttempt.update({ where: { id: attempt.id }, data: { createdAt: new Date(Date.now() - 61 * 60_000) } });
+    const summary = await run(domain, due, 3 * 3600_000);
+    expect(summary).toMatchObject({ overdueSettled: 1, charged: [] });
+    expect(await reads()).toHaveLength(1);
+    expect(await prisma.billingCycle.findFirstOrThrow({ where: { shopId } })).toMatchObject({ status: "PAID" });
+    expect((await mirrorOf(shopId, c.gid)).nextBillingAt?.toISOString()).toBe("2031-08-10T00:00:00.000Z");
+    const renewed = await eventsOf(shopId, "subscription.renewed", c.gid);
+    expect(renewed.map((e) => e.data)).toMatchObject([{ billing_attempt_id: made.id, order_id: made.orderId }]);
+
+    // The webhook turns up after all: it moves nothing twice.
+    expect((await postWebhook("subscription_billing_attempts/success", domain, billingAttemptPayload(made))).status).toBe(200);
+    const late = { shopDomain: domain, topic: "subscription_billing_attempts/success", processedAt: { not: null } };
+    await eventually(async () => (await prisma.inboundWebhook.count({ where: late })) === 1);
+    expect(await eventsOf(shopId, "subscription.renewed", c.gid)).toHaveLength(1);
+    expect((await run(domain, due, 4 * 3600_000)).overdueSettled).toBe(0);
+    expect(await reads()).toHaveLength(1);
+  });
+
+  it("an overdue decline is read with its error code: payment_failed and dunning, as from the webhook", async () => {
+    const { domain, shopId } = await stack.installShop();
+    const due = "2031-07-20T00:00:00.000Z";
+    const c = await seedDueContract(stack.control, domain, { nextBillingDate: due, billing: "INSUFFICIENT_FUNDS" });
+    await stack.control.failNext(domain, { operation: "subscriptionBillingAttemptCreate", webhooksLost: true });
+    await run(domain, due, 3600_000);
+    await prisma.billingAttempt.updateMany({ where: { shopId }, data: { createdAt: new Date(Date.now() - 2 * 3600_000) } });
+    expect((await run(domain, due, 2 * 3600_000)).overdueSettled).toBe(1);
+    expect(await prisma.billingCycle.findFirstOrThrow({ where: { shopId } })).toMatchObject({ status: "DUNNING", lastErrorCode: "INSUFFICIENT_FUNDS" });
+    const [failed] = await eventsOf(shopId, "subscription.payment_failed", c.gid);
+    expect(failed.data).toMatchObject({ error_code: "INSUFFICIENT_FUNDS", next_retry_at: "2031-07-21T00:00:00.000Z" });
+  });
+
   it("billing-attempt webhooks with a bad HMAC are refused and store nothing", async () => {
     const { domain } = await stack.installShop();
     const payload = {
