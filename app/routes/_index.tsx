@@ -9,6 +9,7 @@ import { AppProvider, BlockStack, Button, Card, InlineStack, Layout, List, Page,
 import en from "@shopify/polaris/locales/en.json";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css";
 import { env } from "../env.server";
+import { SectionCard } from "../admin/section-card";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 export const meta: MetaFunction = () => [{ title: "Subscriptions Service" }];
@@ -64,24 +65,19 @@ export default function Index() {
             </Card>
           </Layout.Section>
           <Layout.Section>
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingMd">
-                  For developers
-                </Text>
-                <List>
-                  <List.Item>
-                    <a href="/docs">API reference</a> (Admin, Storefront and Customer APIs; <a href="/docs/openapi.json">OpenAPI</a>)
-                  </List.Item>
-                  <List.Item>
-                    <a href="/auth/login">Log in with a shop domain</a> (Shopify login)
-                  </List.Item>
-                  <List.Item>
-                    <a href="/healthz">Health check</a>
-                  </List.Item>
-                </List>
-              </BlockStack>
-            </Card>
+            <SectionCard title="For developers" gap="200">
+              <List>
+                <List.Item>
+                  <a href="/docs">API reference</a> (Admin, Storefront and Customer APIs; <a href="/docs/openapi.json">OpenAPI</a>)
+                </List.Item>
+                <List.Item>
+                  <a href="/auth/login">Log in with a shop domain</a> (Shopify login)
+                </List.Item>
+                <List.Item>
+                  <a href="/healthz">Health check</a>
+                </List.Item>
+              </List>
+            </SectionCard>
           </Layout.Section>
         </Layout>
       </Page>

@@ -8,6 +8,7 @@ import { adminContext } from "../admin/context.server";
 import { homeView } from "../domain/home.server";
 import { formatMoneyList, statusLabel } from "../admin/format";
 import { SeverityBadge } from "../admin/severity";
+import { SectionCard } from "../admin/section-card";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await adminContext(request);
@@ -36,85 +37,65 @@ export default function Index() {
         </Layout.Section>
         {home.nextStep && (
           <Layout.Section>
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingMd">
-                  Next step: {home.nextStep.title}
-                </Text>
-                <Text as="p">{home.nextStep.detail}</Text>
-                <InlineStack>
-                  <Button variant="primary" url={home.nextStep.link.url}>
-                    {home.nextStep.link.label}
-                  </Button>
-                </InlineStack>
-              </BlockStack>
-            </Card>
+            <SectionCard title={<>Next step: {home.nextStep.title}</>} gap="200">
+              <Text as="p">{home.nextStep.detail}</Text>
+              <InlineStack>
+                <Button variant="primary" url={home.nextStep.link.url}>
+                  {home.nextStep.link.label}
+                </Button>
+              </InlineStack>
+            </SectionCard>
           </Layout.Section>
         )}
         <Layout.Section>
           <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingMd">
-                  Subscriptions by status
-                </Text>
-                <BlockStack gap="100">
-                  {home.byStatus.map((s) => (
-                    <InlineStack key={s.status} align="space-between">
-                      <Text as="span">{statusLabel(s.status)}</Text>
-                      <Text as="span" fontWeight="semibold">
-                        {s.count}
-                      </Text>
-                    </InlineStack>
-                  ))}
-                </BlockStack>
-                <InlineStack>
-                  <Button url="/app/subscriptions">View subscriptions</Button>
-                </InlineStack>
+            <SectionCard title="Subscriptions by status" gap="200">
+              <BlockStack gap="100">
+                {home.byStatus.map((s) => (
+                  <InlineStack key={s.status} align="space-between">
+                    <Text as="span">{statusLabel(s.status)}</Text>
+                    <Text as="span" fontWeight="semibold">
+                      {s.count}
+                    </Text>
+                  </InlineStack>
+                ))}
               </BlockStack>
-            </Card>
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingMd">
-                  Monthly recurring revenue
-                </Text>
-                <Text as="p" variant="headingLg">
-                  {formatMoneyList(home.mrr.mrr)}
-                </Text>
-                <Text as="p" tone="subdued">
-                  {home.mrr.active_contracts} active subscriptions
-                  {home.mrr.contracts_missing_amount > 0 ? ` · ${home.mrr.contracts_missing_amount} without a monthly amount (counted as zero)` : ""}
-                </Text>
-                <InlineStack>
-                  <Button url="/app/analytics">Open analytics</Button>
-                </InlineStack>
-              </BlockStack>
-            </Card>
+              <InlineStack>
+                <Button url="/app/subscriptions">View subscriptions</Button>
+              </InlineStack>
+            </SectionCard>
+            <SectionCard title="Monthly recurring revenue" gap="200">
+              <Text as="p" variant="headingLg">
+                {formatMoneyList(home.mrr.mrr)}
+              </Text>
+              <Text as="p" tone="subdued">
+                {home.mrr.active_contracts} active subscriptions
+                {home.mrr.contracts_missing_amount > 0 ? ` · ${home.mrr.contracts_missing_amount} without a monthly amount (counted as zero)` : ""}
+              </Text>
+              <InlineStack>
+                <Button url="/app/analytics">Open analytics</Button>
+              </InlineStack>
+            </SectionCard>
           </InlineGrid>
         </Layout.Section>
         <Layout.Section>
-          <Card>
-            <BlockStack gap="200">
-              <Text as="h2" variant="headingMd">
-                Open risks: {home.risks.length}
-              </Text>
-              {home.risks.length === 0 ? (
-                <Text as="p">Nothing needs your attention.</Text>
-              ) : (
-                <BlockStack gap="100">
-                  {home.risks.slice(0, 3).map((r) => (
-                    <InlineStack key={r.id} gap="200" blockAlign="center" wrap={false}>
-                      <SeverityBadge severity={r.severity} />
-                      <Text as="span">{r.title}</Text>
-                    </InlineStack>
-                  ))}
-                </BlockStack>
-              )}
-              <InlineStack>
-                <Button url="/app/risks">Open Risk Center</Button>
-              </InlineStack>
-            </BlockStack>
-          </Card>
+          <SectionCard title={<>Open risks: {home.risks.length}</>} gap="200">
+            {home.risks.length === 0 ? (
+              <Text as="p">Nothing needs your attention.</Text>
+            ) : (
+              <BlockStack gap="100">
+                {home.risks.slice(0, 3).map((r) => (
+                  <InlineStack key={r.id} gap="200" blockAlign="center" wrap={false}>
+                    <SeverityBadge severity={r.severity} />
+                    <Text as="span">{r.title}</Text>
+                  </InlineStack>
+                ))}
+              </BlockStack>
+            )}
+            <InlineStack>
+              <Button url="/app/risks">Open Risk Center</Button>
+            </InlineStack>
+          </SectionCard>
         </Layout.Section>
       </Layout>
     </Page>

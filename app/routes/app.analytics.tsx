@@ -4,12 +4,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
-import { BlockStack, Card, InlineGrid, Layout, Page, Select, Text } from "@shopify/polaris";
+import { BlockStack, InlineGrid, Layout, Page, Select, Text } from "@shopify/polaris";
 import { adminContext } from "../admin/context.server";
 import { BarChart, LineChart } from "../admin/charts";
 import { formatMoneyList, formatRate } from "../admin/format";
 import { churn, cohorts, mrr, parseRange, parseWindow, RANGES, recovery, WINDOWS } from "../domain/analytics.server";
 import { ApiError } from "../errors";
+import { SectionCard } from "../admin/section-card";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await adminContext(request);
@@ -93,87 +94,67 @@ export default function Analytics() {
           </InlineGrid>
         </Layout.Section>
         <Layout.Section>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                Monthly recurring revenue
-              </Text>
-              <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
-                <Figure label="MRR" value={formatMoneyList(d.mrr.mrr)} />
-                <Figure label="Active subscriptions" value={String(d.mrr.active_contracts)} />
-                <Figure label="Without a monthly amount" value={String(d.mrr.contracts_missing_amount)} />
-              </InlineGrid>
-              {d.mrr.mrr.length > 0 && (
-                <BarChart
-                  label={`MRR by currency: ${formatMoneyList(d.mrr.mrr)}`}
-                  data={d.mrr.mrr.map((m) => ({ label: m.currency_code, MRR: Number(m.amount) }))}
-                  keys={["MRR"]}
+          <SectionCard title="Monthly recurring revenue">
+            <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
+              <Figure label="MRR" value={formatMoneyList(d.mrr.mrr)} />
+              <Figure label="Active subscriptions" value={String(d.mrr.active_contracts)} />
+              <Figure label="Without a monthly amount" value={String(d.mrr.contracts_missing_amount)} />
+            </InlineGrid>
+            {d.mrr.mrr.length > 0 && (
+              <BarChart
+                label={`MRR by currency: ${formatMoneyList(d.mrr.mrr)}`}
+                data={d.mrr.mrr.map((m) => ({ label: m.currency_code, MRR: Number(m.amount) }))}
+                keys={["MRR"]}
+              />
+            )}
+          </SectionCard>
+        </Layout.Section>
+        <Layout.Section>
+          <SectionCard title="Churn">
+            <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
+              <Figure label={`Churn rate, ${RANGE_LABEL[d.range].toLowerCase()}`} value={formatRate(d.churn.churn_rate)} />
+              <Figure label="Churned of those at the start" value={`${d.churn.churned} of ${d.churn.subscribers_at_start}`} />
+              <Figure label="New / ended" value={`${d.churn.new_subscriptions} / ${d.churn.ended_total}`} />
+            </InlineGrid>
+            <BarChart
+              label={`New and ended subscriptions per period: ${d.churnAll.map((c) => `${c.range} ${c.new_subscriptions} new, ${c.ended_total} ended`).join("; ")}`}
+              data={d.churnAll.map((c) => ({ label: c.range, New: c.new_subscriptions, Ended: c.ended_total }))}
+              keys={["New", "Ended"]}
+            />
+          </SectionCard>
+        </Layout.Section>
+        <Layout.Section>
+          <SectionCard title="Cohort retention">
+            {recent.length === 0 ? (
+              <Text as="p">No subscriptions started in this window.</Text>
+            ) : (
+              <>
+                <Text as="p" tone="subdued">
+                  Share of each signup month still subscribed, by months since signup ({recent.length} most recent cohorts of {d.cohorts.cohorts.length}).
+                </Text>
+                <LineChart
+                  label={`Retention by cohort: ${recent.map((c) => `${c.cohort} (${c.size})`).join(", ")}`}
+                  series={recent.map((c) => ({ id: c.cohort, data: c.retention.map((r) => ({ x: r.month, y: r.rate })) }))}
+                  xLegend="Months since signup"
+                  format={percent}
                 />
-              )}
-            </BlockStack>
-          </Card>
+              </>
+            )}
+          </SectionCard>
         </Layout.Section>
         <Layout.Section>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                Churn
-              </Text>
-              <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
-                <Figure label={`Churn rate, ${RANGE_LABEL[d.range].toLowerCase()}`} value={formatRate(d.churn.churn_rate)} />
-                <Figure label="Churned of those at the start" value={`${d.churn.churned} of ${d.churn.subscribers_at_start}`} />
-                <Figure label="New / ended" value={`${d.churn.new_subscriptions} / ${d.churn.ended_total}`} />
-              </InlineGrid>
-              <BarChart
-                label={`New and ended subscriptions per period: ${d.churnAll.map((c) => `${c.range} ${c.new_subscriptions} new, ${c.ended_total} ended`).join("; ")}`}
-                data={d.churnAll.map((c) => ({ label: c.range, New: c.new_subscriptions, Ended: c.ended_total }))}
-                keys={["New", "Ended"]}
-              />
-            </BlockStack>
-          </Card>
-        </Layout.Section>
-        <Layout.Section>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                Cohort retention
-              </Text>
-              {recent.length === 0 ? (
-                <Text as="p">No subscriptions started in this window.</Text>
-              ) : (
-                <>
-                  <Text as="p" tone="subdued">
-                    Share of each signup month still subscribed, by months since signup ({recent.length} most recent cohorts of {d.cohorts.cohorts.length}).
-                  </Text>
-                  <LineChart
-                    label={`Retention by cohort: ${recent.map((c) => `${c.cohort} (${c.size})`).join(", ")}`}
-                    series={recent.map((c) => ({ id: c.cohort, data: c.retention.map((r) => ({ x: r.month, y: r.rate })) }))}
-                    xLegend="Months since signup"
-                    format={percent}
-                  />
-                </>
-              )}
-            </BlockStack>
-          </Card>
-        </Layout.Section>
-        <Layout.Section>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                Win-back recovery
-              </Text>
-              <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
-                <Figure label={`Recovery rate, ${RANGE_LABEL[d.range].toLowerCase()}`} value={formatRate(d.recovery.recovery_rate)} />
-                <Figure label="Reactivated of sends" value={`${d.recovery.reactivated} of ${d.recovery.sends}`} />
-                <Figure label="Recovered" value={formatMoneyList(d.recovery.recovered_amount)} />
-              </InlineGrid>
-              <BarChart
-                label={`Win-back sends and reactivations per period: ${d.recoveryAll.map((r) => `${r.range} ${r.sends} sent, ${r.reactivated} reactivated`).join("; ")}`}
-                data={d.recoveryAll.map((r) => ({ label: r.range, Sent: r.sends, Reactivated: r.reactivated }))}
-                keys={["Sent", "Reactivated"]}
-              />
-            </BlockStack>
-          </Card>
+          <SectionCard title="Win-back recovery">
+            <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
+              <Figure label={`Recovery rate, ${RANGE_LABEL[d.range].toLowerCase()}`} value={formatRate(d.recovery.recovery_rate)} />
+              <Figure label="Reactivated of sends" value={`${d.recovery.reactivated} of ${d.recovery.sends}`} />
+              <Figure label="Recovered" value={formatMoneyList(d.recovery.recovered_amount)} />
+            </InlineGrid>
+            <BarChart
+              label={`Win-back sends and reactivations per period: ${d.recoveryAll.map((r) => `${r.range} ${r.sends} sent, ${r.reactivated} reactivated`).join("; ")}`}
+              data={d.recoveryAll.map((r) => ({ label: r.range, Sent: r.sends, Reactivated: r.reactivated }))}
+              keys={["Sent", "Reactivated"]}
+            />
+          </SectionCard>
         </Layout.Section>
       </Layout>
     </Page>

@@ -5,11 +5,12 @@ import { useEffect, useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, FormLayout, InlineStack, Layout, List, Page, Select, Text, TextField } from "@shopify/polaris";
+import { Banner, Button, FormLayout, InlineStack, Layout, List, Page, Select, Text, TextField } from "@shopify/polaris";
 import { adminContext } from "../admin/context.server";
 import { formatDate, formatDateTime } from "../admin/format";
 import { billingPolicy, DEFAULT_BILLING_POLICY, saveBillingPolicy } from "../domain/renewals/policy.server";
 import { dunningOverview } from "../domain/renewals/overview.server";
+import { SectionCard } from "../admin/section-card";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await adminContext(request);
@@ -70,52 +71,42 @@ export default function BillingSettings() {
           </Layout.Section>
         )}
         <Layout.Section>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                Failed payments
-              </Text>
-              <FormLayout>
-                <TextField
-                  label="Retry after (days)"
-                  name="retryDays"
-                  value={retryDays}
-                  onChange={setRetryDays}
-                  autoComplete="off"
-                  error={errors.retryDays}
-                  helpText={`Days after the missed charge on which it is tried again, e.g. “${defaults.retryDays.join(", ")}”. Leave empty to never retry.`}
-                />
-                <Select
-                  label="When the last retry fails"
-                  name="finalAction"
-                  options={FINAL_ACTIONS}
-                  value={finalAction}
-                  onChange={setFinalAction}
-                  error={errors.finalAction}
-                />
-              </FormLayout>
-            </BlockStack>
-          </Card>
+          <SectionCard title="Failed payments">
+            <FormLayout>
+              <TextField
+                label="Retry after (days)"
+                name="retryDays"
+                value={retryDays}
+                onChange={setRetryDays}
+                autoComplete="off"
+                error={errors.retryDays}
+                helpText={`Days after the missed charge on which it is tried again, e.g. “${defaults.retryDays.join(", ")}”. Leave empty to never retry.`}
+              />
+              <Select
+                label="When the last retry fails"
+                name="finalAction"
+                options={FINAL_ACTIONS}
+                value={finalAction}
+                onChange={setFinalAction}
+                error={errors.finalAction}
+              />
+            </FormLayout>
+          </SectionCard>
         </Layout.Section>
         <Layout.Section>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                Renewal reminders
-              </Text>
-              <TextField
-                label="Days before each charge"
-                name="reminderDays"
-                type="number"
-                min={0}
-                value={reminderDays}
-                onChange={setReminderDays}
-                autoComplete="off"
-                error={errors.reminderDays}
-                helpText="The subscription.renewal_reminder webhook goes out this many days before each charge, once per charge. 0 turns reminders off."
-              />
-            </BlockStack>
-          </Card>
+          <SectionCard title="Renewal reminders">
+            <TextField
+              label="Days before each charge"
+              name="reminderDays"
+              type="number"
+              min={0}
+              value={reminderDays}
+              onChange={setReminderDays}
+              autoComplete="off"
+              error={errors.reminderDays}
+              helpText="The subscription.renewal_reminder webhook goes out this many days before each charge, once per charge. 0 turns reminders off."
+            />
+          </SectionCard>
         </Layout.Section>
         <Layout.Section>
           <InlineStack align="end">
@@ -125,28 +116,23 @@ export default function BillingSettings() {
           </InlineStack>
         </Layout.Section>
         <Layout.Section>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                In dunning now: {dunning.inDunning}
+          <SectionCard title={<>In dunning now: {dunning.inDunning}</>}>
+            {dunning.rows.length === 0 ? (
+              <Text as="p" tone="subdued">
+                No subscription is waiting for a payment retry.
               </Text>
-              {dunning.rows.length === 0 ? (
-                <Text as="p" tone="subdued">
-                  No subscription is waiting for a payment retry.
-                </Text>
-              ) : (
-                // A list rather than a table: it reflows at phone widths without a scroll region.
-                <List>
-                  {dunning.rows.map((r) => (
-                    <List.Item key={`${r.contractId}|${r.cycleAt}`}>
-                      Contract {r.contractId.split("/").pop()}: charge due {formatDate(r.cycleAt)}, {r.attempts} {r.attempts === 1 ? "attempt" : "attempts"},
-                      last error {r.lastErrorCode ?? "none"}, next retry {formatDateTime(r.nextRetryAt)}
-                    </List.Item>
-                  ))}
-                </List>
-              )}
-            </BlockStack>
-          </Card>
+            ) : (
+              // A list rather than a table: it reflows at phone widths without a scroll region.
+              <List>
+                {dunning.rows.map((r) => (
+                  <List.Item key={`${r.contractId}|${r.cycleAt}`}>
+                    Contract {r.contractId.split("/").pop()}: charge due {formatDate(r.cycleAt)}, {r.attempts} {r.attempts === 1 ? "attempt" : "attempts"}, last
+                    error {r.lastErrorCode ?? "none"}, next retry {formatDateTime(r.nextRetryAt)}
+                  </List.Item>
+                ))}
+              </List>
+            )}
+          </SectionCard>
         </Layout.Section>
       </Layout>
     </Page>

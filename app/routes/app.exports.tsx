@@ -26,6 +26,7 @@ import {
 import { saveFile } from "../admin/save-file";
 import { authenticate } from "../shopify.server";
 import { exportCenterData } from "../surfaces/export-center.server";
+import { SectionCard } from "../admin/section-card";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -228,48 +229,43 @@ export default function ExportCenter() {
           )}
         </Layout.Section>
         <Layout.Section>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                Recent export jobs (API)
-              </Text>
-              {data.jobs.length ? (
-                // A list, not a table: at phone width a table would scroll sideways.
-                <BlockStack as="ul" gap="300" aria-label="Recent export jobs">
-                  {data.jobs.map((j) => (
-                    <li key={j.id} style={{ listStyle: "none" }}>
-                      <BlockStack gap="100">
-                        <InlineStack gap="200" blockAlign="center" wrap>
-                          <Text as="h3" variant="headingSm">
-                            {`${j.dataset} · ${j.format.toUpperCase()}`}
-                          </Text>
-                          <Badge tone={STATUS_TONE[j.status]}>{j.status}</Badge>
-                        </InlineStack>
-                        <Text as="p" tone="subdued">
-                          {[
-                            j.row_count === null
-                              ? j.status === "running"
-                                ? `${j.progress.toLocaleString("en-US")} rows so far`
-                                : "no rows yet"
-                              : `${j.row_count.toLocaleString("en-US")} rows`,
-                            j.byte_size === null ? null : formatBytes(j.byte_size),
-                            `created ${new Date(j.created_at).toISOString().replace("T", " ").slice(0, 16)} UTC`,
-                          ]
-                            .filter(Boolean)
-                            .join(" · ")}
+          <SectionCard title="Recent export jobs (API)">
+            {data.jobs.length ? (
+              // A list, not a table: at phone width a table would scroll sideways.
+              <BlockStack as="ul" gap="300" aria-label="Recent export jobs">
+                {data.jobs.map((j) => (
+                  <li key={j.id} style={{ listStyle: "none" }}>
+                    <BlockStack gap="100">
+                      <InlineStack gap="200" blockAlign="center" wrap>
+                        <Text as="h3" variant="headingSm">
+                          {`${j.dataset} · ${j.format.toUpperCase()}`}
                         </Text>
-                        {j.error ? <Text as="p" tone="critical">{`Failed: ${j.error.code}: ${j.error.message}`}</Text> : null}
-                      </BlockStack>
-                    </li>
-                  ))}
-                </BlockStack>
-              ) : (
-                <Text as="p" tone="subdued">
-                  No export jobs yet. Jobs created through the Admin API (POST /api/admin/v1/exports) show up here.
-                </Text>
-              )}
-            </BlockStack>
-          </Card>
+                        <Badge tone={STATUS_TONE[j.status]}>{j.status}</Badge>
+                      </InlineStack>
+                      <Text as="p" tone="subdued">
+                        {[
+                          j.row_count === null
+                            ? j.status === "running"
+                              ? `${j.progress.toLocaleString("en-US")} rows so far`
+                              : "no rows yet"
+                            : `${j.row_count.toLocaleString("en-US")} rows`,
+                          j.byte_size === null ? null : formatBytes(j.byte_size),
+                          `created ${new Date(j.created_at).toISOString().replace("T", " ").slice(0, 16)} UTC`,
+                        ]
+                          .filter(Boolean)
+                          .join(" · ")}
+                      </Text>
+                      {j.error ? <Text as="p" tone="critical">{`Failed: ${j.error.code}: ${j.error.message}`}</Text> : null}
+                    </BlockStack>
+                  </li>
+                ))}
+              </BlockStack>
+            ) : (
+              <Text as="p" tone="subdued">
+                No export jobs yet. Jobs created through the Admin API (POST /api/admin/v1/exports) show up here.
+              </Text>
+            )}
+          </SectionCard>
         </Layout.Section>
       </Layout>
     </Page>

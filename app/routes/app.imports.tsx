@@ -11,6 +11,7 @@ import { saveFile } from "../admin/save-file";
 import { authenticate } from "../shopify.server";
 import { ApiError } from "../errors";
 import { importPageData, runUploadedImport, uploadImport, type PageReport } from "../surfaces/import-center.server";
+import { SectionCard } from "../admin/section-card";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -51,41 +52,36 @@ const STATUS_TONE: Record<string, "info" | "success" | "critical" | "attention" 
 function Report({ report }: { report: PageReport }) {
   const fileErrors = report.errors.filter((e) => e.row === 0);
   return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          Dry run
-        </Text>
-        <Text as="p">
-          {report.rows} rows, {report.contracts} subscriptions: {report.toCreate} to create, {report.toSkip} already imported, {report.withErrors} with errors.{" "}
-          {report.newCustomers} new customers, {report.existingCustomers} existing.
-        </Text>
-        {fileErrors.length > 0 && (
-          <Banner tone="critical" title="This file cannot be imported">
-            <p>{fileErrors.map((e) => e.message).join(" · ")}</p>
-          </Banner>
-        )}
-        {report.errors.length > 0 ? (
-          <DataTable
-            columnContentTypes={["numeric", "text", "text"]}
-            headings={["Row", "Column", "Error"]}
-            rows={report.errors.map((e) => [e.row, e.column ?? "", e.message])}
-          />
-        ) : (
-          <Banner tone="success" title="No errors found" />
-        )}
+    <SectionCard title="Dry run">
+      <Text as="p">
+        {report.rows} rows, {report.contracts} subscriptions: {report.toCreate} to create, {report.toSkip} already imported, {report.withErrors} with errors.{" "}
+        {report.newCustomers} new customers, {report.existingCustomers} existing.
+      </Text>
+      {fileErrors.length > 0 && (
+        <Banner tone="critical" title="This file cannot be imported">
+          <p>{fileErrors.map((e) => e.message).join(" · ")}</p>
+        </Banner>
+      )}
+      {report.errors.length > 0 ? (
         <DataTable
-          columnContentTypes={["text", "text", "text", "text", "numeric"]}
-          headings={["Rows", "Customer", "Action", "Status", "Lines"]}
-          rows={report.items.map((i) => [i.rows.join(", "), `${i.email}${i.customer ? ` (${i.customer})` : ""}`, i.action, i.status, i.lines])}
+          columnContentTypes={["numeric", "text", "text"]}
+          headings={["Row", "Column", "Error"]}
+          rows={report.errors.map((e) => [e.row, e.column ?? "", e.message])}
         />
-        {report.more > 0 && (
-          <Text as="p" tone="subdued">
-            …and {report.more} more subscriptions.
-          </Text>
-        )}
-      </BlockStack>
-    </Card>
+      ) : (
+        <Banner tone="success" title="No errors found" />
+      )}
+      <DataTable
+        columnContentTypes={["text", "text", "text", "text", "numeric"]}
+        headings={["Rows", "Customer", "Action", "Status", "Lines"]}
+        rows={report.items.map((i) => [i.rows.join(", "), `${i.email}${i.customer ? ` (${i.customer})` : ""}`, i.action, i.status, i.lines])}
+      />
+      {report.more > 0 && (
+        <Text as="p" tone="subdued">
+          …and {report.more} more subscriptions.
+        </Text>
+      )}
+    </SectionCard>
   );
 }
 
@@ -142,44 +138,39 @@ export default function ImportPage() {
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
-            <Card>
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  Upload a migration file
-                </Text>
-                <Text as="p" tone="subdued">
-                  The Migration export&apos;s CSV or JSONL: subscribers from another shop or another subscriptions app become subscriptions of this app. Nothing
-                  is created until you run the import.
-                </Text>
-                <DropZone
-                  label="Migration file"
-                  allowMultiple={false}
-                  accept=".csv,.jsonl,.ndjson,text/csv,application/x-ndjson"
-                  type="file"
-                  onDrop={(_all, accepted) => setFile(accepted[0] ?? null)}
-                >
-                  {file ? (
-                    <Text as="p" alignment="center">
-                      {file.name}
-                    </Text>
-                  ) : (
-                    <DropZone.FileUpload actionHint="CSV or JSONL" />
-                  )}
-                </DropZone>
-                {uploadError && <Banner tone="critical" title={uploadError} />}
-                <InlineStack gap="200">
-                  <Button variant="primary" onClick={submitFile} disabled={!file} loading={upload.state !== "idle"}>
-                    Check file
+            <SectionCard title="Upload a migration file">
+              <Text as="p" tone="subdued">
+                The Migration export&apos;s CSV or JSONL: subscribers from another shop or another subscriptions app become subscriptions of this app. Nothing
+                is created until you run the import.
+              </Text>
+              <DropZone
+                label="Migration file"
+                allowMultiple={false}
+                accept=".csv,.jsonl,.ndjson,text/csv,application/x-ndjson"
+                type="file"
+                onDrop={(_all, accepted) => setFile(accepted[0] ?? null)}
+              >
+                {file ? (
+                  <Text as="p" alignment="center">
+                    {file.name}
+                  </Text>
+                ) : (
+                  <DropZone.FileUpload actionHint="CSV or JSONL" />
+                )}
+              </DropZone>
+              {uploadError && <Banner tone="critical" title={uploadError} />}
+              <InlineStack gap="200">
+                <Button variant="primary" onClick={submitFile} disabled={!file} loading={upload.state !== "idle"}>
+                  Check file
+                </Button>
+                {canRun && (
+                  <Button onClick={start} loading={run.state !== "idle"}>
+                    {`Import ${report.toCreate} subscriptions`}
                   </Button>
-                  {canRun && (
-                    <Button onClick={start} loading={run.state !== "idle"}>
-                      {`Import ${report.toCreate} subscriptions`}
-                    </Button>
-                  )}
-                </InlineStack>
-                {runError && <Banner tone="critical" title={runError} />}
-              </BlockStack>
-            </Card>
+                )}
+              </InlineStack>
+              {runError && <Banner tone="critical" title={runError} />}
+            </SectionCard>
             {report && <Report report={report} />}
             {progress && (
               <Card>

@@ -11,6 +11,7 @@ import { ConfirmModal } from "../admin/confirm-modal";
 import { formatDateTime } from "../admin/format";
 import { cancelProPlan, planView, requestProPlan, syncPlanFromBilling } from "../domain/billing.server";
 import { log } from "../log.server";
+import { SectionCard } from "../admin/section-card";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await adminContext(request);
@@ -110,29 +111,30 @@ export default function Plan() {
           </Card>
         </Layout.Section>
         <Layout.Section>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
+          <SectionCard
+            title={
+              <>
                 Pro: {plan.price.amount} {plan.price.currencyCode} every 30 days
-              </Text>
-              <List>
-                {PRO_FEATURES.map((f) => (
-                  <List.Item key={f}>{f}</List.Item>
-                ))}
-              </List>
-              <InlineStack gap="200">
-                {plan.billingPlan === "FREE" ? (
-                  <Button variant="primary" loading={busy} onClick={() => fetcher.submit({ intent: "upgrade" }, { method: "post" })}>
-                    Upgrade to Pro
-                  </Button>
-                ) : (
-                  <Button tone="critical" disabled={busy} onClick={() => setConfirmDowngrade(true)}>
-                    Cancel Pro
-                  </Button>
-                )}
-              </InlineStack>
-            </BlockStack>
-          </Card>
+              </>
+            }
+          >
+            <List>
+              {PRO_FEATURES.map((f) => (
+                <List.Item key={f}>{f}</List.Item>
+              ))}
+            </List>
+            <InlineStack gap="200">
+              {plan.billingPlan === "FREE" ? (
+                <Button variant="primary" loading={busy} onClick={() => fetcher.submit({ intent: "upgrade" }, { method: "post" })}>
+                  Upgrade to Pro
+                </Button>
+              ) : (
+                <Button tone="critical" disabled={busy} onClick={() => setConfirmDowngrade(true)}>
+                  Cancel Pro
+                </Button>
+              )}
+            </InlineStack>
+          </SectionCard>
         </Layout.Section>
       </Layout>
       <ConfirmModal

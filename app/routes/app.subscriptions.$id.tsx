@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
+import { Banner, Button, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
 import { ConfirmModal } from "../admin/confirm-modal";
 import { adminContext } from "../admin/context.server";
 import { formatDate, formatDateTime, formatMoney, statusLabel } from "../admin/format";
@@ -22,6 +22,7 @@ import {
   type WriteContext,
 } from "../domain/subscription-writes.server";
 import { ApiError } from "../errors";
+import { SectionCard } from "../admin/section-card";
 
 const contractGid = (id: string | undefined): string => {
   if (!id || !/^\d{1,20}$/.test(id)) throw new Response("Not found", { status: 404 });
@@ -114,110 +115,90 @@ export default function SubscriptionDetail() {
           </Layout.Section>
         )}
         <Layout.Section>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                Actions
-              </Text>
-              {live ? (
-                <>
-                  <InlineStack gap="200" wrap>
-                    {s.status === "ACTIVE" && (
-                      <Button onClick={() => run("pause")} disabled={busy}>
-                        Pause
-                      </Button>
-                    )}
-                    {(s.status === "PAUSED" || s.status === "FAILED") && (
-                      <Button onClick={() => run("resume")} disabled={busy}>
-                        Resume
-                      </Button>
-                    )}
-                    {s.status === "ACTIVE" && (
-                      <Button onClick={() => run("skip")} disabled={busy || !s.next_billing_at}>
-                        Skip next charge
-                      </Button>
-                    )}
-                    <Button tone="critical" onClick={() => setConfirmCancel(true)} disabled={busy}>
-                      Cancel subscription
+          <SectionCard title="Actions">
+            {live ? (
+              <>
+                <InlineStack gap="200" wrap>
+                  {s.status === "ACTIVE" && (
+                    <Button onClick={() => run("pause")} disabled={busy}>
+                      Pause
+                    </Button>
+                  )}
+                  {(s.status === "PAUSED" || s.status === "FAILED") && (
+                    <Button onClick={() => run("resume")} disabled={busy}>
+                      Resume
+                    </Button>
+                  )}
+                  {s.status === "ACTIVE" && (
+                    <Button onClick={() => run("skip")} disabled={busy || !s.next_billing_at}>
+                      Skip next charge
+                    </Button>
+                  )}
+                  <Button tone="critical" onClick={() => setConfirmCancel(true)} disabled={busy}>
+                    Cancel subscription
+                  </Button>
+                </InlineStack>
+                {s.status === "ACTIVE" && (
+                  <InlineStack gap="200" blockAlign="end" wrap>
+                    <TextField label="Move the next charge to" type="date" value={date} onChange={setDate} autoComplete="off" />
+                    <Button onClick={() => run("reschedule", { date })} disabled={busy || !date}>
+                      Reschedule
                     </Button>
                   </InlineStack>
-                  {s.status === "ACTIVE" && (
-                    <InlineStack gap="200" blockAlign="end" wrap>
-                      <TextField label="Move the next charge to" type="date" value={date} onChange={setDate} autoComplete="off" />
-                      <Button onClick={() => run("reschedule", { date })} disabled={busy || !date}>
-                        Reschedule
-                      </Button>
-                    </InlineStack>
-                  )}
-                </>
-              ) : (
-                <Text as="p">This subscription has ended; it cannot be changed.</Text>
-              )}
-            </BlockStack>
-          </Card>
+                )}
+              </>
+            ) : (
+              <Text as="p">This subscription has ended; it cannot be changed.</Text>
+            )}
+          </SectionCard>
         </Layout.Section>
         <Layout.Section>
-          <Card>
-            <BlockStack gap="200">
-              <Text as="h2" variant="headingMd">
-                Schedule
-              </Text>
-              <Text as="p">Next charge: {formatDate(s.next_billing_at)}</Text>
-              <Text as="p">
-                Frequency: {s.frequency_label ?? (s.billing_interval ? `every ${s.billing_interval_count} ${s.billing_interval.toLowerCase()}` : "—")}
-              </Text>
-              <Text as="p">
-                Per charge: {formatMoney(s.charge_amount)} · Monthly: {formatMoney(s.monthly_amount)}
-              </Text>
-              <Text as="p" breakWord>
-                Plan group: {s.selling_plan_group_id ?? "—"}
-              </Text>
-              <Text as="p" breakWord>
-                Customer: {s.customer_id} · Order {s.order_name ?? "—"}
-              </Text>
-            </BlockStack>
-          </Card>
+          <SectionCard title="Schedule" gap="200">
+            <Text as="p">Next charge: {formatDate(s.next_billing_at)}</Text>
+            <Text as="p">
+              Frequency: {s.frequency_label ?? (s.billing_interval ? `every ${s.billing_interval_count} ${s.billing_interval.toLowerCase()}` : "—")}
+            </Text>
+            <Text as="p">
+              Per charge: {formatMoney(s.charge_amount)} · Monthly: {formatMoney(s.monthly_amount)}
+            </Text>
+            <Text as="p" breakWord>
+              Plan group: {s.selling_plan_group_id ?? "—"}
+            </Text>
+            <Text as="p" breakWord>
+              Customer: {s.customer_id} · Order {s.order_name ?? "—"}
+            </Text>
+          </SectionCard>
         </Layout.Section>
         <Layout.Section>
-          <Card>
-            <BlockStack gap="200">
-              <Text as="h2" variant="headingMd">
-                Lines
-              </Text>
-              <ul aria-label="Lines" style={{ margin: 0, paddingLeft: "1.2em" }}>
-                {s.lines.map((l) => (
-                  <li key={l.line_id}>
-                    <Text as="span">
-                      {l.quantity} × {l.title}
-                      {l.variant_title ? ` (${l.variant_title})` : ""} at {formatMoney(l.price)}
-                    </Text>
-                  </li>
-                ))}
-              </ul>
-            </BlockStack>
-          </Card>
-        </Layout.Section>
-        <Layout.Section>
-          <Card>
-            <BlockStack gap="200">
-              <Text as="h2" variant="headingMd">
-                History
-              </Text>
-              <ul aria-label="History" style={{ margin: 0, paddingLeft: "1.2em" }}>
-                {history.map((h, i) => (
-                  <li key={i}>
-                    <Text as="span">
-                      {formatDateTime(h.at)}: {HISTORY_LABEL[h.type] ?? h.type}
-                      {h.previous_status && h.new_status ? ` (${statusLabel(h.previous_status)} → ${statusLabel(h.new_status)})` : ""}
-                    </Text>
-                  </li>
-                ))}
-                <li>
-                  <Text as="span">{formatDateTime(s.created_at)}: Started</Text>
+          <SectionCard title="Lines" gap="200">
+            <ul aria-label="Lines" style={{ margin: 0, paddingLeft: "1.2em" }}>
+              {s.lines.map((l) => (
+                <li key={l.line_id}>
+                  <Text as="span">
+                    {l.quantity} × {l.title}
+                    {l.variant_title ? ` (${l.variant_title})` : ""} at {formatMoney(l.price)}
+                  </Text>
                 </li>
-              </ul>
-            </BlockStack>
-          </Card>
+              ))}
+            </ul>
+          </SectionCard>
+        </Layout.Section>
+        <Layout.Section>
+          <SectionCard title="History" gap="200">
+            <ul aria-label="History" style={{ margin: 0, paddingLeft: "1.2em" }}>
+              {history.map((h, i) => (
+                <li key={i}>
+                  <Text as="span">
+                    {formatDateTime(h.at)}: {HISTORY_LABEL[h.type] ?? h.type}
+                    {h.previous_status && h.new_status ? ` (${statusLabel(h.previous_status)} → ${statusLabel(h.new_status)})` : ""}
+                  </Text>
+                </li>
+              ))}
+              <li>
+                <Text as="span">{formatDateTime(s.created_at)}: Started</Text>
+              </li>
+            </ul>
+          </SectionCard>
         </Layout.Section>
       </Layout>
       <ConfirmModal
