@@ -5,18 +5,20 @@
 //      PRO shop of 1,000,000 contracts (INSERT ... SELECT generate_series); ANALYZE.
 //   2. Baseline: psql runs COPY over the very SELECT the subscriptions dataset pages through
 //      (same columns, conditions and order, without the keyset pages), into a file.
-//   3. For CSV and then JSONL: a real worker process (workers/main.ts, exports queue only)
+//   3. For CSV and then JSONL: a real worker process (workers/main.ts compiled as production runs
+//      it, bench/worker.ts; exports queue only)
 //      renders an export job of those rows; wall time (started_at -> ready_at), rows/s, the
 //      ratio to COPY, and the worker process's peak RSS (VmHWM from /proc).
 // Targets (issue 12): within 3x of COPY; peak RSS under 256 MB whatever the row count.
 // Benchmarks are not tests: nothing here asserts a time.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readFileSync, statSync, rmSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { applyLocalDefaults } from "../scripts/local-env";
 import { prepareBenchDatabase } from "./database";
+import { spawnBundledWorker } from "./worker";
 
 const BENCH_DB = process.env.BENCH_DB ?? "subscriptions_bench_export";
 const PG_BASE = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";
@@ -109,10 +111,7 @@ async function main() {
 
   for (const format of ["csv", "jsonl"] as const) {
     await prisma.exportJob.deleteMany({ where: { shopId: SHOP } });
-    const worker = spawn(process.execPath, ["--import", "tsx", "workers/main.ts"], {
-      env: { ...process.env, WORKER_QUEUES: "exports", EXPORT_MAX_BYTES: String(2 ** 40) },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const worker = spawnBundledWorker({ ...process.env, WORKER_QUEUES: "exports", EXPORT_MAX_BYTES: String(2 ** 40) });
     await new Promise<void>((resolve, reject) => {
       worker.stdout!.on("data", (c: Buffer) => c.toString().includes("workers ready") && resolve());
       worker.once("exit", (code) => reject(new Error(`worker exited (${code})`)));

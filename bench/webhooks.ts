@@ -8,14 +8,14 @@
 //      builds them, BENCH_CONCURRENCY at once: deliveries/s.
 //   3. Fan-out: BENCH_EVENTS events published with publishEventNow (event + ten delivery rows in
 //      one statement, then queued) while no worker runs; then BENCH_WORKERS worker processes
-//      (workers/main.ts, webhooks queue only; a job is one event's ten first attempts) drain the
+//      (workers/main.ts compiled as production runs it, bench/worker.ts; webhooks queue only; a job is one event's ten first attempts) drain the
 //      backlog with at most BENCH_CONCURRENCY requests in flight in all (WEBHOOK_MAX_IN_FLIGHT):
 //      deliveries/s beside the bare loop.
 //   4. Latency: BENCH_LATENCY_EVENTS events published one by one to the idle workers: p50/p99
 //      publish-to-delivery; the workers' peak RSS over both phases.
 // Target (issue 7): at least half the bare loop's rate. Benchmarks are not tests: nothing here
 // asserts a time.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -24,6 +24,7 @@ import type { AddressInfo } from "node:net";
 import { Agent, request } from "undici";
 import { applyLocalDefaults } from "../scripts/local-env";
 import { prepareBenchDatabase } from "./database";
+import { spawnBundledWorker } from "./worker";
 // The receivers' certificate is the tests' (one openssl recipe; the module has no app imports).
 import { makeCert } from "../tests/support/https-receiver";
 
@@ -238,15 +239,12 @@ async function main() {
   const perWorker = Math.max(1, Math.round((2 * inFlight) / ENDPOINTS));
   const workers = await Promise.all(
     Array.from({ length: WORKERS }, async () => {
-      const child = spawn(process.execPath, ["--import", "tsx", "workers/main.ts"], {
-        env: {
-          ...process.env,
-          WORKER_QUEUES: "webhooks",
-          WORKER_CONCURRENCY: String(perWorker),
-          WEBHOOK_MAX_IN_FLIGHT: String(inFlight),
-          NODE_EXTRA_CA_CERTS: cert.certPath,
-        },
-        stdio: ["ignore", "pipe", "inherit"],
+      const child = spawnBundledWorker({
+        ...process.env,
+        WORKER_QUEUES: "webhooks",
+        WORKER_CONCURRENCY: String(perWorker),
+        WEBHOOK_MAX_IN_FLIGHT: String(inFlight),
+        NODE_EXTRA_CA_CERTS: cert.certPath,
       });
       await new Promise<void>((resolve, reject) => {
         child.stdout!.on("data", (c: Buffer) => c.toString().includes("workers ready") && resolve());

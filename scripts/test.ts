@@ -50,7 +50,7 @@ step("type check, lint and build");
 must("node_modules/.bin/tsc", ["--noEmit"]);
 must("node_modules/.bin/eslint", ["."]);
 must("node_modules/.bin/prettier", ["--check", "--log-level", "warn", "."]);
-must("node_modules/.bin/remix", ["build"]);
+must("npm", ["run", "--silent", "build"]);
 
 mkdirSync("test-results", { recursive: true });
 step("vitest: unit and integration");
