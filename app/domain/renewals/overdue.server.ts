@@ -7,7 +7,7 @@
 // arrives after all moves nothing twice.
 import { prisma } from "../../db.server";
 import { log } from "../../log.server";
-import type { ShopifyPort } from "../../platform/index.server";
+import { isPlatformError, type ShopifyPort } from "../../platform/index.server";
 import { handleBillingOutcome, type BillingAttemptTopic } from "./outcomes.server";
 
 /** Well past Shopify's first webhook retries: a late webhook is still the usual path. */
@@ -36,7 +36,15 @@ export async function settleOverdueOutcomes(shopId: string, platform: ShopifyPor
   let settled = 0;
   for (const a of overdue) {
     const gid = a.attemptGid!;
-    const state = await platform.getBillingAttempt(gid);
+    let state;
+    try {
+      state = await platform.getBillingAttempt(gid);
+    } catch (err) {
+      // Shopify unavailable: the charges of this run stand; the next run reads these again.
+      if (!isPlatformError(err)) throw err;
+      log.warn("billing: overdue attempts not read, Shopify unavailable", { shop: platform.shop, err });
+      break;
+    }
     if (!state || state.state === "pending") continue;
     await handleBillingOutcome({
       shopDomain: platform.shop,

@@ -329,6 +329,21 @@ describe("outcome webhooks", () => {
     expect(failed.data).toMatchObject({ error_code: "INSUFFICIENT_FUNDS", next_retry_at: "2031-07-21T00:00:00.000Z" });
   });
 
+  it("Shopify unavailable while overdue attempts are read: the run still ends, and the next run settles them", async () => {
+    const { domain, shopId } = await stack.installShop();
+    const due = "2031-07-25T00:00:00.000Z";
+    const c = await seedDueContract(stack.control, domain, { nextBillingDate: due });
+    await stack.control.failNext(domain, { operation: "subscriptionBillingAttemptCreate", webhooksLost: true });
+    await run(domain, due, 3600_000);
+    await prisma.billingAttempt.updateMany({ where: { shopId }, data: { createdAt: new Date(Date.now() - 2 * 3600_000) } });
+    // Every try the GraphQL client makes of the read answers 503 (it retries a query five times).
+    for (let i = 0; i < 5; i++) await stack.control.failNext(domain, { operation: "subscriptionBillingAttempt", status: 503 });
+    expect((await run(domain, due, 2 * 3600_000)).overdueSettled).toBe(0);
+    expect(await prisma.billingCycle.findFirstOrThrow({ where: { shopId } })).toMatchObject({ status: "CHARGING" });
+    expect((await run(domain, due, 3 * 3600_000)).overdueSettled).toBe(1);
+    expect(await eventsOf(shopId, "subscription.renewed", c.gid)).toHaveLength(1);
+  });
+
   it("billing-attempt webhooks with a bad HMAC are refused and store nothing", async () => {
     const { domain } = await stack.installShop();
     const payload = {
