@@ -2,12 +2,13 @@
 // for the storefront, the list with 30-day usage per key, revoke with confirmation. Minting and
 // revoking call the same domain functions as the operator CLI (app/domain/keys.server.ts);
 // usage comes from the kernel's counter (app/domain/key-usage.server.ts, decision 060).
-import { useCallback, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Button, Card, Checkbox, ChoiceList, FormLayout, InlineStack, Layout, Modal, Page, Text, TextField } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Button, Card, Checkbox, ChoiceList, FormLayout, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
 import { adminContext } from "../admin/context.server";
+import { ShownOnceModal } from "../admin/shown-once-modal";
 import { ConfirmModal } from "../admin/confirm-modal";
 import { keyUsage } from "../domain/key-usage.server";
 import { listKeys, mintKey, MINTABLE_SCOPES, PUBLISHABLE_SCOPES, revokeKey, type KeyKind } from "../domain/keys.server";
@@ -80,14 +81,12 @@ function MintForm({ secretScopes, publishableScopes }: { secretScopes: readonly 
   const [scopes, setScopes] = useState<string[]>([]);
   const [expires, setExpires] = useState("");
   const [shown, setShown] = useState<{ name: string; key: string } | null>(null);
-  const [copied, setCopied] = useState(false);
   const offered = kind === "SECRET" ? secretScopes : publishableScopes;
 
   useEffect(() => {
     const data = fetcher.data;
     if (fetcher.state === "idle" && data?.ok && data.minted) {
       setShown(data.minted);
-      setCopied(false);
       setName("");
       setScopes([]);
       setExpires("");
@@ -104,12 +103,6 @@ function MintForm({ secretScopes, publishableScopes }: { secretScopes: readonly 
     for (const s of scopes) data.append("scopes", s);
     fetcher.submit(data, { method: "post" });
   };
-  const copy = useCallback(async () => {
-    if (!shown) return;
-    await navigator.clipboard.writeText(shown.key);
-    setCopied(true);
-  }, [shown]);
-
   const error = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.error : null;
   return (
     <Card>
@@ -176,25 +169,16 @@ function MintForm({ secretScopes, publishableScopes }: { secretScopes: readonly 
           </InlineStack>
         </FormLayout>
       </BlockStack>
-      <Modal
-        open={!!shown}
-        onClose={() => setShown(null)}
+      <ShownOnceModal
+        value={shown?.key ?? null}
         title={`Your new key “${shown?.name ?? ""}”`}
-        primaryAction={{ content: "Done", onAction: () => setShown(null) }}
+        warning="You will not see this key again"
+        fieldLabel="API key"
+        copyLabel="Copy key"
+        onClose={() => setShown(null)}
       >
-        <Modal.Section>
-          <BlockStack gap="300">
-            <Banner tone="warning" title="You will not see this key again">
-              <p>Copy it now and store it somewhere safe. It is stored only as a hash: if you lose it, revoke it and mint another.</p>
-            </Banner>
-            <TextField label="API key" value={shown?.key ?? ""} readOnly autoComplete="off" monospaced />
-            <InlineStack gap="200" blockAlign="center">
-              <Button onClick={copy}>Copy key</Button>
-              {copied && <Text as="span">Copied to the clipboard</Text>}
-            </InlineStack>
-          </BlockStack>
-        </Modal.Section>
-      </Modal>
+        Copy it now and store it somewhere safe. It is stored only as a hash: if you lose it, revoke it and mint another.
+      </ShownOnceModal>
     </Card>
   );
 }

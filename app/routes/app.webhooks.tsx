@@ -5,7 +5,7 @@
 // loader and action call the domain functions the Admin API's webhook routes call
 // (app/domain/webhooks/, docs/decisions/054-webhook-management.md) with the admin session's
 // shop; nothing here makes an HTTP call to the app itself. A shop below Pro sees the upgrade path.
-import { useCallback, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData, useNavigate, useNavigation, useRevalidator } from "@remix-run/react";
@@ -29,6 +29,7 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { adminContext } from "../admin/context.server";
+import { ShownOnceModal } from "../admin/shown-once-modal";
 import { ConfirmModal } from "../admin/confirm-modal";
 import { formatDate, formatDateTime } from "../admin/format";
 import { webhooksPageAction, webhooksPageData, type Intent, type WebhooksActionResult as ActionResult } from "../surfaces/webhooks-page.server";
@@ -67,13 +68,11 @@ function CreateForm({ catalogue, maxEndpoints }: { catalogue: Data["catalogue"];
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<string[]>([]);
   const [shown, setShown] = useState<{ url: string; secret: string } | null>(null);
-  const [copied, setCopied] = useState(false);
 
   useEffect(() => {
     const data = fetcher.data;
     if (fetcher.state === "idle" && data?.ok && data.created) {
       setShown(data.created);
-      setCopied(false);
       setUrl("");
       setEvents([]);
     }
@@ -88,12 +87,6 @@ function CreateForm({ catalogue, maxEndpoints }: { catalogue: Data["catalogue"];
     for (const e of events) data.append("events", e);
     fetcher.submit(data, { method: "post" });
   };
-  const copy = useCallback(async () => {
-    if (!shown) return;
-    await navigator.clipboard.writeText(shown.secret);
-    setCopied(true);
-  }, [shown]);
-
   return (
     <Card>
       <BlockStack gap="400">
@@ -143,28 +136,17 @@ function CreateForm({ catalogue, maxEndpoints }: { catalogue: Data["catalogue"];
           </InlineStack>
         </FormLayout>
       </BlockStack>
-      <Modal
-        open={!!shown}
-        onClose={() => setShown(null)}
+      <ShownOnceModal
+        value={shown?.secret ?? null}
         title="Your endpoint's signing secret"
-        primaryAction={{ content: "Done", onAction: () => setShown(null) }}
+        warning="You will not see this secret again"
+        fieldLabel="Signing secret"
+        copyLabel="Copy secret"
+        onClose={() => setShown(null)}
       >
-        <Modal.Section>
-          <BlockStack gap="300">
-            <Banner tone="warning" title="You will not see this secret again">
-              <p>
-                Copy it now and keep it with your receiver: it verifies the X-Service-Signature header of every delivery to {shown?.url}. If you lose it, delete
-                the endpoint and add it again.
-              </p>
-            </Banner>
-            <TextField label="Signing secret" value={shown?.secret ?? ""} readOnly autoComplete="off" monospaced />
-            <InlineStack gap="200" blockAlign="center">
-              <Button onClick={copy}>Copy secret</Button>
-              {copied && <Text as="span">Copied to the clipboard</Text>}
-            </InlineStack>
-          </BlockStack>
-        </Modal.Section>
-      </Modal>
+        Copy it now and keep it with your receiver: it verifies the X-Service-Signature header of every delivery to {shown?.url}. If you lose it, delete the
+        endpoint and add it again.
+      </ShownOnceModal>
     </Card>
   );
 }
