@@ -35,7 +35,7 @@ const { recordInstallation } = await import("../app/domain/shop-lifecycle.server
 const { adminGraphql } = await import("../app/platform/graphql/client.server");
 const { CONTRACT_ATOMIC_CREATE, contractAtomicCreateVariables } = await import("../app/platform/graphql/contract-atomic-create");
 const { createImport, runImport } = await import("../app/domain/imports/imports.server");
-const { migrationCsv } = await import("../tests/support/migration-csv");
+const { migrationCsv, migrationRow } = await import("../tests/support/migration-csv");
 const { ensurePlatformRouting } = await import("../app/platform/index.server");
 
 const config = env();
@@ -107,29 +107,7 @@ await pool(BARE, async () => {
 const bareRate = BARE / ((performance.now() - t0) / 1000);
 
 // The importer on ROWS rows.
-const rows: Record<string, string>[] = [];
-for (let i = 0; i < ROWS; i++) {
-  rows.push({
-    "Contract ID": `gid://shopify/SubscriptionContract/${7_000_000 + i}`,
-    Status: "ACTIVE",
-    Email: `bench${i}@example.com`,
-    "First name": "Ada",
-    "Last name": `B${i}`,
-    "Shipping address 1": `${i} Harbor Street`,
-    "Shipping city": "Toronto",
-    "Shipping province code": "ON",
-    "Shipping zip": "M5V",
-    "Shipping country code": "CA",
-    Currency: "USD",
-    "Next billing at": "2031-01-01T12:00:00.000Z",
-    "Billing interval": "MONTH",
-    "Billing interval count": "1",
-    "Line position": "1",
-    "Variant ID": variantId,
-    Quantity: "1",
-    "Line price": "27.00",
-  });
-}
+const rows = Array.from({ length: ROWS }, (_, i) => migrationRow(i, { variantId }));
 const csv = migrationCsv(rows);
 writeFileSync(path.join(tmpdir(), "bench-import.csv"), csv);
 const t1 = performance.now();

@@ -3,7 +3,7 @@
 // the failed rows as an error file in the same format.
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { migrationCsv } from "../support/migration-csv";
+import { migrationCsv, migrationRow } from "../support/migration-csv";
 import { expectAccessible, expectNoHorizontalOverflow, navigate, newShop, openApp, simCall, watchConsole } from "./admin-support";
 
 test("upload, dry-run report, import, progress and the error file", async ({ page, request }) => {
@@ -12,27 +12,8 @@ test("upload, dry-run report, import, progress and the error file", async ({ pag
   const shop = await newShop(request, "e2e-import");
   const app = await openApp(page, shop);
   const product = await simCall(request, "POST", `/shops/${shop}/products`, { title: "House Blend", variants: [{ title: "1 kg", price: "30.00" }] });
-  const row = (n: number, quantity: string) => ({
-    "Contract ID": `gid://shopify/SubscriptionContract/${900 + n}`,
-    Status: "ACTIVE",
-    Email: `buyer${n}@example.com`,
-    "First name": "Ada",
-    "Last name": `Buyer${n}`,
-    "Shipping address 1": `${n} Harbor Street`,
-    "Shipping city": "Toronto",
-    "Shipping province code": "ON",
-    "Shipping zip": "M5V 2T6",
-    "Shipping country code": "CA",
-    Currency: "USD",
-    "Next billing at": "2031-01-01T12:00:00.000Z",
-    "Billing interval": "MONTH",
-    "Billing interval count": "1",
-    "Line position": "1",
-    "Variant ID": product.variantIds[0],
-    Quantity: quantity,
-    "Line price": "27.00",
-  });
-  const file = migrationCsv([row(1, "2"), row(2, "0")]);
+  const variantId = product.variantIds[0];
+  const file = migrationCsv([migrationRow(1, { variantId, quantity: "2" }), migrationRow(2, { variantId, quantity: "0" })]);
 
   await navigate(page, "Import");
   await expect(app.locator("h1")).toHaveText("Import");
