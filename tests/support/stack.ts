@@ -6,7 +6,7 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { env } from "../../app/env.server";
 import { prisma } from "../../app/db.server";
-import { closeQueues, createWorker, QUEUES } from "../../app/queues.server";
+import { closeQueues, createWorker, QUEUES, type QueueName } from "../../app/queues.server";
 import { recordInstallation, setAppPlan } from "../../app/domain/shop-lifecycle.server";
 import { startSimulator } from "../../simulator/server";
 import { SimulatorControl } from "../../simulator/control-client";
@@ -15,12 +15,15 @@ import { startWebServer } from "../../server";
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
-export function startWorkers() {
+/** A worker for every queue, or for every queue but those in `except` (a test runs those itself). */
+export function startWorkers(except: readonly QueueName[] = []) {
   // A stalled-job check takes a Redis key for its whole interval, and no worker of the queue
   // checks again until it lapses: BullMQ's default 30 s, left behind by one test file, held up
   // the next file's killed-worker recovery (the fault tests' worker processes check every 1 s).
   // The lock stays at its default, so a busy test process never loses a job it is running.
-  return Object.values(QUEUES).map((name) => createWorker(name, PROCESSORS[name], { concurrency: 4, stalledInterval: 1000 }));
+  return Object.values(QUEUES)
+    .filter((name) => !except.includes(name))
+    .map((name) => createWorker(name, PROCESSORS[name], { concurrency: 4, stalledInterval: 1000 }));
 }
 
 /** The simulator on this worker's port, with a state file of its own. */
@@ -37,11 +40,11 @@ export function startTestSimulator() {
   });
 }
 
-export async function startStack(opts: { workers?: boolean } = {}) {
+export async function startStack(opts: { workers?: boolean; workersExcept?: readonly QueueName[] } = {}) {
   const config = env();
   const sim = await startTestSimulator();
   const web = await startWebServer({ port: config.PORT, host: "127.0.0.1" });
-  const workers = opts.workers === false ? [] : startWorkers();
+  const workers = opts.workers === false ? [] : startWorkers(opts.workersExcept);
   const control = new SimulatorControl(sim.url);
 
   /** A shop installed on both sides (simulator token + offline session + shop row). */

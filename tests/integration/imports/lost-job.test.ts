@@ -17,8 +17,7 @@ let stack: Stack;
 beforeAll(async () => {
   // Every queue but imports is served in-process (the export that makes the file needs one);
   // imports have no worker until the test starts one.
-  stack = await startStack();
-  await Promise.all(stack.workers.filter((w) => w.name === QUEUES.imports).map((w) => w.close()));
+  stack = await startStack({ workersExcept: [QUEUES.imports] });
 }, 120_000);
 afterAll(async () => {
   await stack?.close();

@@ -13,8 +13,7 @@ import { exportMigration, seedCatalogue, seedSubscribers } from "../../support/i
 let stack: Stack;
 beforeAll(async () => {
   // Workers for every queue but imports run in-process; the import worker is a real process.
-  stack = await startStack();
-  await Promise.all(stack.workers.filter((w) => w.name === QUEUES.imports).map((w) => w.close()));
+  stack = await startStack({ workersExcept: [QUEUES.imports] });
 }, 120_000);
 afterAll(async () => {
   await stack?.close();
