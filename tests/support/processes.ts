@@ -28,32 +28,26 @@ export function startProcess(file: string, env: Record<string, string> = {}): Ch
   };
 }
 
-/** A worker process as the fault tests start it: its ChildProcess, resolving `ready` once it serves its queues. */
-export type WorkerProcess = ChildProcess & { ready: Promise<void> };
+/**
+ * A worker process as the fault tests start it: its ChildProcess, resolving `ready` once it
+ * serves its queues, with everything it wrote (`output`) and `stop` (SIGTERM, awaited).
+ */
+export type WorkerProcess = ChildProcess & { ready: Promise<void>; output(): string; stop(): Promise<void> };
 
 /**
  * `workers/main.ts` serving `queues` (comma-separated) with a short job lock, so a killed
- * worker's job is handed on quickly. node itself runs it (not the tsx launcher), so a signal
- * reaches the process that runs the jobs. `ready` resolves on its "workers ready" line.
+ * worker's job is handed on quickly. node itself runs it (startProcess), so a signal reaches the
+ * process that runs the jobs. `ready` resolves on its "workers ready" line.
  */
 export function startWorker(queues: string, extraEnv: Record<string, string> = {}): WorkerProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "workers/main.ts"], {
-    env: { ...process.env, WORKER_QUEUES: queues, WORKER_LOCK_MS: "1000", ...extraEnv },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  // The last of its output, for the message when it fails to start.
-  let out = "";
+  const child = startProcess("workers/main.ts", { WORKER_QUEUES: queues, WORKER_LOCK_MS: "1000", ...extraEnv });
   const ready = new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out = (out + chunk.toString()).slice(-20_000);
-      if (out.includes("workers ready")) resolve();
-    });
-    child.stderr!.on("data", (chunk: Buffer) => (out = (out + chunk.toString()).slice(-20_000)));
-    child.once("exit", (code, signal) => reject(new Error(`worker exited early (${code ?? signal})\n${out.slice(-4000)}`)));
+    child.proc.stdout?.on("data", () => child.output().includes("workers ready") && resolve());
+    child.proc.once("exit", (code, signal) => reject(new Error(`worker exited early (${code ?? signal})\n${child.output().slice(-4000)}`)));
   });
   // Once ready, a later exit is the test's doing (a kill), not a start failure.
   ready.catch(() => undefined);
-  return Object.assign(child, { ready });
+  return Object.assign(child.proc, { ready, output: child.output, stop: child.stop });
 }
 
 /** Resolves with the exit code and signal of a child process. */

@@ -7,31 +7,22 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { WEBHOOK_VERIFIER } from "../../app/surfaces/docs.server";
-import { startProcess, type Child } from "./processes";
-import { eventually } from "./stack";
+import { startWorker, type WorkerProcess } from "./processes";
 import type { TestCert } from "./https-receiver";
 
 export { makeCert, readCert, startReceiver, type Behaviour, type Received, type Receiver, type TestCert } from "./https-receiver";
 
 /** workers/main.ts as a real process, trusting the test certificate through NODE_EXTRA_CA_CERTS. */
-export async function startDeliveryWorker(cert: TestCert | null, env: Record<string, string> = {}): Promise<Child> {
-  const child = startProcess("workers/main.ts", {
-    WORKER_QUEUES: "mirror,webhooks,sweeps",
+export async function startDeliveryWorker(cert: TestCert | null, env: Record<string, string> = {}): Promise<WorkerProcess> {
+  const child = startWorker("mirror,webhooks,sweeps", {
     WEBHOOK_ALLOWED_PRIVATE_CIDRS: "127.0.0.1/32",
     WEBHOOK_TIMEOUT_MS: "3000",
-    WORKER_LOCK_MS: "1000",
     WORKER_SHUTDOWN_GRACE_MS: "2000",
     WORKER_CONCURRENCY: "8",
     ...(cert ? { NODE_EXTRA_CA_CERTS: cert.certPath } : {}),
     ...env,
   });
-  try {
-    await eventually(async () => child.output().includes("workers ready") || child.proc.exitCode !== null, 60_000);
-  } catch (err) {
-    await child.stop();
-    throw new Error(`delivery worker did not start: ${(err as Error).message}\n${child.output()}`, { cause: err });
-  }
-  if (child.proc.exitCode !== null) throw new Error(`delivery worker exited:\n${child.output()}`);
+  await child.ready;
   return child;
 }
 

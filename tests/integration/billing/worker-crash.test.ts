@@ -5,12 +5,12 @@
 import { prisma } from "../../../app/db.server";
 import { billingRunJobId, queueBillingRuns } from "../../../app/domain/renewals/jobs.server";
 import { QUEUES, queue } from "../../../app/queues.server";
-import { startProcess, type Child } from "../../support/processes";
+import { exited, startWorker, type WorkerProcess } from "../../support/processes";
 import { eventsOf, seedDueContract, simAttempts } from "../../support/billing-factories";
 import { eventually, startStack, type Stack } from "../../support/stack";
 
 let stack: Stack;
-const children: Child[] = [];
+const children: WorkerProcess[] = [];
 beforeAll(async () => {
   stack = await startStack({ workers: false });
 }, 120_000);
@@ -19,10 +19,8 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function billingWorker(): Promise<Child> {
-  const child = startProcess("workers/main.ts", {
-    WORKER_QUEUES: "billing,mirror",
-    WORKER_LOCK_MS: "1000",
+async function billingWorker(): Promise<WorkerProcess> {
+  const child = startWorker("billing,mirror", {
     WORKER_SHUTDOWN_GRACE_MS: "2000",
     // No scheduler tick during the test: the run is queued by the test.
     BILLING_CRON: "0 0 1 1 *",
@@ -30,8 +28,7 @@ async function billingWorker(): Promise<Child> {
     LOG_LEVEL: "info",
   });
   children.push(child);
-  await eventually(async () => child.output().includes("workers ready") || child.proc.exitCode !== null, 60_000);
-  if (child.proc.exitCode !== null) throw new Error(`worker exited:\n${child.output()}`);
+  await child.ready;
   return child;
 }
 
@@ -49,8 +46,9 @@ it("a worker SIGKILLed mid-run: after another worker runs the job again, each du
   await queueBillingRuns([domain]);
   await eventually(async () => (await prisma.billingAttempt.count({ where: { shopId } })) >= 3, 30_000);
   expect(await (await queue(QUEUES.billing).getJob(billingRunJobId(domain)))?.isActive()).toBe(true);
-  first.proc.kill("SIGKILL");
-  await first.exited();
+  const gone = exited(first);
+  first.kill("SIGKILL");
+  await gone;
 
   const second = await billingWorker();
   try {

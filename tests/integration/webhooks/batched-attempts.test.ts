@@ -13,13 +13,13 @@ import { createEndpoint } from "../../../app/domain/webhooks/endpoints.server";
 import { ATTEMPT_JOB_OPTIONS, attemptJobId } from "../../../app/domain/webhooks/jobs.server";
 import { publishEvent, publishEventNow } from "../../../app/domain/webhooks/publish.server";
 import { QUEUES, enqueueBulk } from "../../../app/queues.server";
-import type { Child } from "../../support/processes";
+import type { WorkerProcess } from "../../support/processes";
 import { eventually, startStack, type Stack } from "../../support/stack";
 import { makeCert, startDeliveryWorker, startReceiver, type Receiver, type TestCert } from "../../support/webhook-receivers";
 
 let stack: Stack;
 let cert: TestCert;
-let worker: Child | undefined;
+let worker: WorkerProcess | undefined;
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {

@@ -15,14 +15,14 @@ import { RETRY_LADDER_MS } from "../../../app/domain/webhooks/catalogue";
 import { attemptJobId } from "../../../app/domain/webhooks/jobs.server";
 import { publishEventNow } from "../../../app/domain/webhooks/publish.server";
 import { QUEUES, queue } from "../../../app/queues.server";
-import type { Child } from "../../support/processes";
+import type { WorkerProcess } from "../../support/processes";
 import { postShopifyWebhook } from "../../support/shopify-webhooks";
 import { eventually, startStack, type Stack } from "../../support/stack";
 import { documentedVerifier, makeCert, startDeliveryWorker, startReceiver, type Receiver, type TestCert } from "../../support/webhook-receivers";
 
 let stack: Stack;
 let cert: TestCert;
-let worker: Child;
+let worker: WorkerProcess;
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {

@@ -15,14 +15,14 @@ import { firstAttemptsJobId } from "../../../app/domain/webhooks/jobs.server";
 import { publishEventNow } from "../../../app/domain/webhooks/publish.server";
 import { requeueWebhookWork } from "../../../app/domain/webhooks/sweep.server";
 import { QUEUES, queue, queueConnection, type WebhookAttemptPayload } from "../../../app/queues.server";
-import type { Child } from "../../support/processes";
+import { exited, type WorkerProcess } from "../../support/processes";
 import { deleteRedisPrefix } from "../../support/redis-keys";
 import { eventually, startStack, type Stack } from "../../support/stack";
 import { makeCert, startDeliveryWorker, startReceiver, type Receiver, type TestCert } from "../../support/webhook-receivers";
 
 let stack: Stack;
 let cert: TestCert;
-const children: Child[] = [];
+const children: WorkerProcess[] = [];
 const receivers: Receiver[] = [];
 beforeAll(async () => {
   cert = makeCert();
@@ -151,8 +151,8 @@ it("a worker SIGKILLed mid-delivery: the delivery completes after restart, with 
   const first = await worker({ WEBHOOK_TIMEOUT_MS: "10000" });
   const { eventId, deliveryIds } = await publishDirect(shopId);
   await eventually(async () => r.count() === 1, 30_000);
-  const exit = first.exited();
-  first.proc.kill("SIGKILL");
+  const exit = exited(first);
+  first.kill("SIGKILL");
   await exit;
   expect((await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryIds[0] } })).status).toBe("pending");
 

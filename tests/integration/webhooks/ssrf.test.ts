@@ -10,13 +10,13 @@ import { mintKey } from "../../../app/domain/keys.server";
 import { publishEventNow } from "../../../app/domain/webhooks/publish.server";
 import { secretContext } from "../../../app/domain/webhooks/deliver.server";
 import { seal } from "../../../app/secret-box.server";
-import type { Child } from "../../support/processes";
+import type { WorkerProcess } from "../../support/processes";
 import { eventually, startStack, type Stack } from "../../support/stack";
 import { makeCert, startDeliveryWorker, startReceiver, type Receiver } from "../../support/webhook-receivers";
 
 let stack: Stack;
 let receiver: Receiver;
-let worker: Child | undefined;
+let worker: WorkerProcess | undefined;
 beforeAll(async () => {
   stack = await startStack({ workers: false });
   receiver = await startReceiver(makeCert());
