@@ -202,7 +202,7 @@ export interface PlatformBillingAttemptOutcome {
   contractId: string;
   state: PlatformBillingAttempt["state"];
   orderId: string | null;
-  /** Shopify's SubscriptionBillingAttemptErrorCode when the attempt failed. */
+  /** The failed attempt's error code (Shopify's payment, general or inventory error code). */
   errorCode: string | null;
 }
 

@@ -26,9 +26,8 @@ const TOPIC: Record<"succeeded" | "failed" | "challenged", BillingAttemptTopic> 
  * time since the attempt was made (webhooks travel in real time), not the run's billing clock.
  */
 export async function settleOverdueOutcomes(shopId: string, platform: ShopifyPort): Promise<number> {
-  const now = new Date();
   const overdue = await prisma.billingAttempt.findMany({
-    where: { shopId, status: "PENDING", attemptGid: { not: null }, createdAt: { lte: new Date(now.getTime() - OUTCOME_OVERDUE_MS) } },
+    where: { shopId, status: "PENDING", attemptGid: { not: null }, createdAt: { lte: new Date(Date.now() - OUTCOME_OVERDUE_MS) } },
     orderBy: { createdAt: "asc" },
     take: MAX_READS,
     select: { attemptGid: true, idempotencyKey: true, cycle: { select: { contractGid: true } } },

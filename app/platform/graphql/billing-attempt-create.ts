@@ -55,10 +55,13 @@ const STATES: Record<string, "pending" | "succeeded" | "failed" | "challenged"> 
   SubscriptionBillingAttemptActionRequiredState: "challenged",
 };
 
+/** The attempt's state from the `state` union's type name (anything new reads as still pending). */
+export const attemptState = (typename: string) => STATES[typename] ?? "pending";
+
 export function mapBillingAttemptCreate(r: BillingAttemptCreateResult) {
   const payload = r.subscriptionBillingAttemptCreate;
   assertNoUserErrors(payload.userErrors);
   const attempt = payload.subscriptionBillingAttempt;
   if (!attempt) throw new PlatformError("unavailable", "subscriptionBillingAttemptCreate returned no billing attempt");
-  return { id: attempt.id, idempotencyKey: attempt.idempotencyKey, createdAt: attempt.createdAt, state: STATES[attempt.state.__typename] ?? "pending" };
+  return { id: attempt.id, idempotencyKey: attempt.idempotencyKey, createdAt: attempt.createdAt, state: attemptState(attempt.state.__typename) };
 }

@@ -3,6 +3,7 @@
 // webhook). `state` is the union Shopify answers with since the flat fields were deprecated; each
 // error kind has its own code enum, hence one alias per kind.
 import type { PlatformBillingAttemptOutcome } from "../port";
+import { attemptState } from "./billing-attempt-create";
 
 export const BILLING_ATTEMPT_GET = /* GraphQL */ `
   query BillingAttemptGet($id: ID!) {
@@ -54,16 +55,13 @@ const errorCode = (e: { __typename: string; paymentCode?: string; generalCode?: 
 export function mapBillingAttemptGet(r: BillingAttemptGetResult): PlatformBillingAttemptOutcome | null {
   const a = r.subscriptionBillingAttempt;
   if (!a) return null;
-  const base = { id: a.id, idempotencyKey: a.idempotencyKey, contractId: a.subscriptionContract.id, orderId: null, errorCode: null };
   const state = a.state;
-  switch (state.__typename) {
-    case "SubscriptionBillingAttemptSuccessState":
-      return { ...base, state: "succeeded", orderId: "order" in state ? (state.order?.id ?? null) : null };
-    case "SubscriptionBillingAttemptFailedState":
-      return { ...base, state: "failed", errorCode: "error" in state ? errorCode(state.error) : null };
-    case "SubscriptionBillingAttemptActionRequiredState":
-      return { ...base, state: "challenged" };
-    default:
-      return { ...base, state: "pending" };
-  }
+  return {
+    id: a.id,
+    idempotencyKey: a.idempotencyKey,
+    contractId: a.subscriptionContract.id,
+    state: attemptState(state.__typename),
+    orderId: "order" in state ? (state.order?.id ?? null) : null,
+    errorCode: "error" in state ? errorCode(state.error) : null,
+  };
 }
