@@ -65,13 +65,12 @@ export async function exportCenterDownload(shopDomain: string, params: URLSearch
     headers["X-Export-Row-Count"] = row.n;
   }
   const chunks = streamDataset(ds, encoder(fmt, ds.columns), { shopId: shop.id, filters: options, now });
-  const utf8 = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const next = await chunks.next();
         if (next.done) controller.close();
-        else controller.enqueue(utf8.encode(next.value.text));
+        else controller.enqueue(next.value.bytes);
       } catch (err) {
         controller.error(err);
       }

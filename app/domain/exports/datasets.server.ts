@@ -6,7 +6,8 @@
 import { Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { env } from "../../env.server";
-import { hotPool, hotQuery, parseUtcTimestamp } from "../../pg.server";
+import { hotQuery } from "../../pg.server";
+import { binaryLines, copyBinary } from "../../pg-copy.server";
 import { formatMinor } from "../money.server";
 import { KEYSET_ORDER, afterWhere, type Keyset } from "../paging.server";
 import { SUBSCRIPTION_COLUMNS, type ContractRow } from "../subscriptions.server";
@@ -119,8 +120,9 @@ export function subscriptionPageBoundariesSql(shopId: string, filters: Subscript
 /**
  * One page of the subscriptions dataset, encoded: at most `limit` rows after `after` (exclusive)
  * and down to `upto` (inclusive, when given), in the dataset's order, each row's line rendered by
- * PostgreSQL (the row's minor-unit scale computed once). Rows come back as
- * [line, created_at, id] arrays: the line is all the worker writes.
+ * PostgreSQL (the row's minor-unit scale computed once). Its columns are (line, created_at, id):
+ * the line is all the worker writes, the last row's key is where a capped range continues
+ * (`binaryLines`, app/pg-copy.server.ts).
  */
 export function subscriptionEncodedPageSql(
   format: ExportFormat,
@@ -139,27 +141,23 @@ export function subscriptionEncodedPageSql(
     ORDER BY page.created_at DESC, page.id DESC`;
 }
 
-/** [line, created_at as PostgreSQL prints it, id]: only a page's last key is ever parsed. */
-type EncodedRow = [line: string, createdAt: string, id: string];
-const RAW_TEXT = { getTypeParser: () => (value: string) => value };
-
 /**
  * Rows per page of the encoded path (at most EXPORT_PAGE_ROWS): about 600 KB of text either way
- * (a JSONL line is nearly twice a CSV line). Small pages keep the worker's live set small, so
- * each page's garbage dies young (measured: 5,000-row pages raised the worker's peak RSS by
- * about 40 MB for the same speed; docs/decisions/068-export-renderer-in-sql.md).
+ * (a JSONL line is nearly twice a CSV line), so a few pages in memory stay small whatever the
+ * row count (docs/decisions/068-export-renderer-in-sql.md).
  */
 const ENCODED_PAGE_ROWS: Record<ExportFormat, number> = { csv: 2000, jsonl: 1000 };
 /** Pages rendered at once, on separate pool connections: PostgreSQL uses two cores. */
-const PAGES_IN_FLIGHT = 2;
+const PAGES_IN_FLIGHT = 3;
 
 /**
  * The subscriptions dataset encoded by PostgreSQL, page by page and in order. The page
  * boundaries are read first, so pages are independent keyset ranges: PAGES_IN_FLIGHT of them
- * render at once while the consumer writes the one before. A range holds `size` rows when the
- * boundaries were read; rows created since then can make it longer, so a query capped at twice
- * that which comes back full continues from its last row. Memory holds a few pages whatever the
- * row count.
+ * render at once while the consumer writes the one before. Each range is read with a binary
+ * COPY (app/pg-copy.server.ts): its lines arrive as bytes and are written as they came, with
+ * no JavaScript string per row. A range holds `size` rows when the boundaries were read; rows
+ * created since then can make it longer, so a query capped at twice that which comes back full
+ * continues from its last row. Memory holds a few pages whatever the row count.
  */
 async function* subscriptionEncodedPages(format: ExportFormat, o: StreamOptions): AsyncGenerator<EncodedChunk> {
   const size = o.pageSize ?? Math.min(ENCODED_PAGE_ROWS[format], env().EXPORT_PAGE_ROWS);
@@ -168,22 +166,20 @@ async function* subscriptionEncodedPages(format: ExportFormat, o: StreamOptions)
   const keys: Keyset[] = bounds.map((b) => ({ createdAt: b.created_at, id: b.id }));
   const ranges = [...keys, null].map((upto, i) => ({ after: i ? keys[i - 1] : null, upto }));
 
-  const renderRange = async (range: { after: Keyset | null; upto: Keyset | null }): Promise<string[][]> => {
-    const pages: string[][] = [];
+  const renderRange = async (range: { after: Keyset | null; upto: Keyset | null }): Promise<EncodedChunk[]> => {
+    const pages: EncodedChunk[] = [];
     let after = range.after;
     for (;;) {
-      const sql = subscriptionEncodedPageSql(format, o.shopId, o.filters, o.now, { after, upto: range.upto }, cap);
-      const rows = (await hotPool().query<EncodedRow>({ text: sql.text, values: sql.values, rowMode: "array", types: RAW_TEXT })).rows;
-      const lines = new Array<string>(rows.length);
-      for (let i = 0; i < rows.length; i++) lines[i] = rows[i][0];
-      if (lines.length) pages.push(lines);
-      if (rows.length < cap) return pages;
-      const [, createdAt, id] = rows[rows.length - 1];
-      after = { createdAt: parseUtcTimestamp(createdAt), id };
+      const { bytes, rows, last } = binaryLines(
+        await copyBinary(subscriptionEncodedPageSql(format, o.shopId, o.filters, o.now, { after, upto: range.upto }, cap)),
+      );
+      if (rows) pages.push(encodedChunk(bytes, rows));
+      if (rows < cap || !last) return pages;
+      after = { createdAt: last.at, id: last.id };
     }
   };
 
-  const pending: Array<Promise<string[][]>> = [];
+  const pending: Array<Promise<EncodedChunk[]>> = [];
   let next = 0;
   const refill = () => {
     while (pending.length < PAGES_IN_FLIGHT && next < ranges.length) {
@@ -197,7 +193,7 @@ async function* subscriptionEncodedPages(format: ExportFormat, o: StreamOptions)
   while (pending.length) {
     const pages = await pending.shift()!;
     refill();
-    for (const lines of pages) yield encodedChunk(lines, lines.length);
+    yield* pages;
   }
 }
 

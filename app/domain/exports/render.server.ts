@@ -74,13 +74,11 @@ export async function renderExport(exportId: string, opts: RenderOptions): Promi
     let reportedAt = 0;
     try {
       for await (const chunk of streamDataset(dataset, encoder(format, dataset.columns), { shopId: job.shopId, filters, now: now() })) {
-        for (const part of chunk.parts) {
-          if (!(await file.add(part))) {
-            throw new ExportFailure(
-              "export_too_large",
-              `The rendered file exceeded ${max} bytes after ${rows} rows; narrow it with filters or export it in parts.`,
-            );
-          }
+        if (!(await file.add(chunk.bytes))) {
+          throw new ExportFailure(
+            "export_too_large",
+            `The rendered file exceeded ${max} bytes after ${rows} rows; narrow it with filters or export it in parts.`,
+          );
         }
         rows += chunk.rows;
         // Progress at most four times a second: one UPDATE per page measured a second per
@@ -91,7 +89,6 @@ export async function renderExport(exportId: string, opts: RenderOptions): Promi
           await prisma.exportJob.updateMany({ where: { id: job.id, status: "running" }, data: { progressRows: rows } });
         }
       }
-      await file.flush();
       await fh.sync();
     } finally {
       await fh.close();

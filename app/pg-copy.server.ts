@@ -1,0 +1,98 @@
+// Binary COPY reads on the hot-path pool, for the export renderer (docs/decisions/068-export-renderer-in-sql.md):
+// a query's rows arrive as the bytes PostgreSQL sends, with no per-row JavaScript string or
+// object, which is most of what reading a result set costs the worker. COPY takes no bind
+// parameters, so the query's values are written into its text as the literals PostgreSQL would
+// have received as text parameters (`inlineSql`).
+import type { Prisma } from "@prisma/client";
+import pg from "pg";
+import { to as copyTo } from "pg-copy-streams";
+import { hotPool } from "./pg.server";
+
+/**
+ * `sql` with each value written as a quoted literal of unknown type, exactly as a text parameter
+ * is received, so the statement means the same: quoting is pg's own `escapeLiteral`; a Date is
+ * its UTC wall clock (how Prisma stores DateTime, app/pg.server.ts); an array is PostgreSQL's
+ * array text form, quoted.
+ */
+export function inlineSql(sql: Prisma.Sql): string {
+  let text = sql.strings[0];
+  for (let i = 0; i < sql.values.length; i++) text += literal(sql.values[i]) + sql.strings[i + 1];
+  return text;
+}
+
+function literal(v: unknown): string {
+  if (v === null || v === undefined) return "NULL";
+  if (typeof v === "string") return pg.escapeLiteral(v);
+  if (typeof v === "number" && Number.isFinite(v)) return `'${v}'`;
+  if (typeof v === "bigint" || typeof v === "boolean") return `'${v}'`;
+  if (v instanceof Date) return `'${v.toISOString()}'`;
+  if (Array.isArray(v)) return pg.escapeLiteral(`{${v.map(arrayElement).join(",")}}`);
+  throw new Error(`a ${typeof v} value cannot be written into a COPY statement`);
+}
+
+function arrayElement(v: unknown): string {
+  if (v === null) return "NULL";
+  if (typeof v === "string") return `"${v.replace(/[\\"]/g, "\\$&")}"`;
+  if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  throw new Error(`a ${typeof v} array element cannot be written into a COPY statement`);
+}
+
+/** `COPY (sql) TO STDOUT (FORMAT binary)`: the whole output in one Buffer (callers keep queries small). */
+export async function copyBinary(sql: Prisma.Sql): Promise<Buffer> {
+  const client = await hotPool().connect();
+  let failure: Error | undefined;
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of client.query(copyTo(`COPY (${inlineSql(sql)}) TO STDOUT (FORMAT binary)`))) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  } catch (err) {
+    failure = err instanceof Error ? err : new Error(String(err));
+    throw err;
+  } finally {
+    // A connection whose COPY failed midway is discarded, not returned to the pool.
+    client.release(failure);
+  }
+}
+
+/** The binary COPY header: signature, flags, and the extension area's length. */
+const SIGNATURE = Buffer.from("PGCOPY\n\xff\r\n\0", "latin1");
+/** Binary timestamps count microseconds from 2000-01-01 00:00 UTC. */
+const PG_EPOCH_MS = Date.UTC(2000, 0, 1);
+
+/**
+ * The rows of a binary COPY whose columns are (text line, timestamp, text id): the lines' bytes
+ * back to back, moved to the front of `copy` in place (no second buffer), how many rows there
+ * were, and the last row's timestamp and id (the key a keyset continues from).
+ */
+export function binaryLines(copy: Buffer): { bytes: Buffer; rows: number; last: { at: Date; id: string } | null } {
+  if (copy.length < 21 || !copy.subarray(0, 11).equals(SIGNATURE)) throw new Error("not a binary COPY");
+  let at = 19 + copy.readUInt32BE(15);
+  let out = 0;
+  let rows = 0;
+  let keyAt = -1;
+  for (;;) {
+    const fields = copy.readInt16BE(at);
+    at += 2;
+    if (fields === -1) break; // the trailer
+    if (fields !== 3) throw new Error(`binary COPY row of ${fields} fields, expected 3`);
+    const length = copy.readInt32BE(at);
+    at += 4;
+    copy.copy(copy, out, at, at + length);
+    out += length;
+    at += length;
+    keyAt = at;
+    if (copy.readInt32BE(at) !== 8) throw new Error("binary COPY key is not a timestamp");
+    at += 12;
+    at += 4 + copy.readInt32BE(at);
+    rows++;
+  }
+  // Only the last row's key is read; the lines moved so far all lie before it.
+  const last =
+    keyAt < 0
+      ? null
+      : {
+          at: new Date(PG_EPOCH_MS + Number(copy.readBigInt64BE(keyAt + 4)) / 1000),
+          id: copy.toString("utf8", keyAt + 16, keyAt + 16 + copy.readInt32BE(keyAt + 12)),
+        };
+  return { bytes: copy.subarray(0, out), rows, last };
+}
