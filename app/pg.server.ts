@@ -61,9 +61,16 @@ export function hotPool(): pg.Pool {
 }
 
 /**
+ * A Date parameter as its UTC wall clock. pg would send it in the process's local zone with an
+ * offset, which a `timestamp` column ignores: on a server not set to UTC every keyset cursor,
+ * date filter and export range would move by hours (Prisma's own driver sends UTC).
+ */
+const utcParam = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
+
+/**
  * Runs a Prisma.sql fragment (its `$n` text and values) on the hot pool: as a named prepared
  * statement when `name` is given; with `isoTimestamps`, timestamp columns come back as ISO
- * strings instead of Dates.
+ * strings instead of Dates. Dates go as UTC (`utcParam`), like every timestamp Prisma writes.
  */
 export async function hotQuery<T extends pg.QueryResultRow>(
   sql: { text: string; values: unknown[] },
@@ -71,7 +78,7 @@ export async function hotQuery<T extends pg.QueryResultRow>(
 ): Promise<T[]> {
   const { rows } = await hotPool().query<T>({
     text: sql.text,
-    values: sql.values,
+    values: sql.values.map(utcParam),
     ...(opts.name ? { name: opts.name } : {}),
     ...(opts.isoTimestamps ? { types: ISO_TIMESTAMPS } : {}),
   });

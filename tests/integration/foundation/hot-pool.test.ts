@@ -33,6 +33,17 @@ it("a key that expires in an hour authenticates on a server nine hours ahead of 
   expect(result.ok).toBe(true);
 });
 
+it("sends a Date parameter as its UTC instant, east and west of UTC, as Prisma does", async () => {
+  const at = new Date("2026-01-01T00:00:00.123Z");
+  const sql = Prisma.sql`SELECT ${at}::timestamp(3)::text AS t`;
+  for (const tz of ["America/New_York", "Asia/Tokyo", "UTC"]) {
+    const [viaHot] = await inTimeZone(tz, () => hotQuery<{ t: string }>(sql));
+    const [viaPrisma] = await inTimeZone(tz, () => prisma.$queryRaw<Array<{ t: string }>>(sql));
+    expect(viaHot.t, tz).toBe("2026-01-01 00:00:00.123");
+    expect(viaPrisma.t, tz).toBe(viaHot.t);
+  }
+});
+
 it("isoTimestamps reads every millisecond pattern PostgreSQL prints as toISOString prints it", async () => {
   // Whole seconds (no fraction printed), trailing zeros dropped (.1, .12), leading zeros (.001,
   // .010), every digit, a leap day, year boundaries and years below 1000 (printed with four digits).
