@@ -6,17 +6,17 @@
 import type { Prisma } from "@prisma/client";
 import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
-import { hotPool } from "./pg.server";
+import { hotPool, utcParam } from "./pg.server";
 
 /**
  * `sql` with each value written as a quoted literal of unknown type, exactly as a text parameter
- * is received, so the statement means the same: quoting is pg's own `escapeLiteral`; a Date is
- * its UTC wall clock (how Prisma stores DateTime, app/pg.server.ts); an array is PostgreSQL's
- * array text form, quoted.
+ * is received, so the statement means the same: a Date first becomes its UTC wall clock as
+ * every hot-pool parameter does (`utcParam`, app/pg.server.ts); quoting is pg's own
+ * `escapeLiteral`; an array is PostgreSQL's array text form, quoted.
  */
 export function inlineSql(sql: Prisma.Sql): string {
   let text = sql.strings[0];
-  for (let i = 0; i < sql.values.length; i++) text += literal(sql.values[i]) + sql.strings[i + 1];
+  for (let i = 0; i < sql.values.length; i++) text += literal(utcParam(sql.values[i])) + sql.strings[i + 1];
   return text;
 }
 
@@ -25,7 +25,6 @@ function literal(v: unknown): string {
   if (typeof v === "string") return pg.escapeLiteral(v);
   if (typeof v === "number" && Number.isFinite(v)) return `'${v}'`;
   if (typeof v === "bigint" || typeof v === "boolean") return `'${v}'`;
-  if (v instanceof Date) return `'${v.toISOString()}'`;
   if (Array.isArray(v)) return pg.escapeLiteral(`{${v.map(arrayElement).join(",")}}`);
   throw new Error(`a ${typeof v} value cannot be written into a COPY statement`);
 }

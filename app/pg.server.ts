@@ -65,7 +65,7 @@ export function hotPool(): pg.Pool {
  * offset, which a `timestamp` column ignores: on a server not set to UTC every keyset cursor,
  * date filter and export range would move by hours (Prisma's own driver sends UTC).
  */
-const utcParam = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
+export const utcParam = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
 /**
  * Runs a Prisma.sql fragment (its `$n` text and values) on the hot pool: as a named prepared
