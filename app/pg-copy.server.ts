@@ -1,4 +1,4 @@
-// Binary COPY reads on the hot-path pool, for the export renderer (docs/decisions/068-export-renderer-in-sql.md):
+// Binary COPY reads on the hot-path pool, for the export renderer (docs/decisions/090-export-lines-from-binary-copy.md):
 // a query's rows arrive as the bytes PostgreSQL sends, with no per-row JavaScript string or
 // object, which is most of what reading a result set costs the worker. COPY takes no bind
 // parameters, so the query's values are written into its text as the literals PostgreSQL would
@@ -56,42 +56,13 @@ export async function copyBinary(sql: Prisma.Sql): Promise<Buffer> {
 /** The binary COPY header: signature, flags, and the extension area's length. */
 const SIGNATURE = Buffer.from("PGCOPY\n\xff\r\n\0", "latin1");
 /** Binary timestamps count microseconds from 2000-01-01 00:00 UTC. */
-const PG_EPOCH_MS = Date.UTC(2000, 0, 1);
+export const PG_EPOCH_MS = Date.UTC(2000, 0, 1);
 
 /**
- * The rows of a binary COPY whose columns are (text line, timestamp, text id): the lines' bytes
- * back to back, moved to the front of `copy` in place (no second buffer), how many rows there
- * were, and the last row's timestamp and id (the key a keyset continues from).
+ * Where the rows of a binary COPY begin, after its header. Each row is then an int16 field
+ * count (-1 for the trailer) and, per field, an int32 byte length (-1 for NULL) and the bytes.
  */
-export function binaryLines(copy: Buffer): { bytes: Buffer; rows: number; last: { at: Date; id: string } | null } {
+export function binaryRowsStart(copy: Buffer): number {
   if (copy.length < 21 || !copy.subarray(0, 11).equals(SIGNATURE)) throw new Error("not a binary COPY");
-  let at = 19 + copy.readUInt32BE(15);
-  let out = 0;
-  let rows = 0;
-  let keyAt = -1;
-  for (;;) {
-    const fields = copy.readInt16BE(at);
-    at += 2;
-    if (fields === -1) break; // the trailer
-    if (fields !== 3) throw new Error(`binary COPY row of ${fields} fields, expected 3`);
-    const length = copy.readInt32BE(at);
-    at += 4;
-    copy.copy(copy, out, at, at + length);
-    out += length;
-    at += length;
-    keyAt = at;
-    if (copy.readInt32BE(at) !== 8) throw new Error("binary COPY key is not a timestamp");
-    at += 12;
-    at += 4 + copy.readInt32BE(at);
-    rows++;
-  }
-  // Only the last row's key is read; the lines moved so far all lie before it.
-  const last =
-    keyAt < 0
-      ? null
-      : {
-          at: new Date(PG_EPOCH_MS + Number(copy.readBigInt64BE(keyAt + 4)) / 1000),
-          id: copy.toString("utf8", keyAt + 16, keyAt + 16 + copy.readInt32BE(keyAt + 12)),
-        };
-  return { bytes: copy.subarray(0, out), rows, last };
+  return 19 + copy.readUInt32BE(15);
 }

@@ -7,15 +7,14 @@ import { Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { env } from "../../env.server";
 import { hotQuery } from "../../pg.server";
-import { binaryLines, copyBinary } from "../../pg-copy.server";
+import { copyBinary } from "../../pg-copy.server";
 import { formatMinor } from "../money.server";
 import { KEYSET_ORDER, afterWhere, type Keyset } from "../paging.server";
 import { SUBSCRIPTION_COLUMNS, type ContractRow } from "../subscriptions.server";
 import { subscriptionFilterSql, type SubscriptionFilterOptions } from "../subscription-filters.server";
 import type { Scope } from "../keys.server";
 import type { Column, ExportFormat } from "./format";
-import { lineSql, type SqlColumn } from "./format-sql";
-import { isoSql, minorScaleSql, minorSql } from "../sql-values";
+import { binaryRenderer, binarySelectList, type BinaryColumn, type RenderedPage } from "./format-binary";
 import { encodedChunk, type EncodedChunk } from "./stream.server";
 import { MIGRATION_COLUMNS, type MigrationRow } from "./migration-columns";
 import { migrationRows } from "./migration.server";
@@ -44,7 +43,7 @@ export interface Dataset<R = any> {
   columns: readonly Column<R>[];
   rows(opts: StreamOptions): AsyncGenerator<R[]>;
   /**
-   * The same rows already encoded, when the database can render them (./format-sql.ts): what
+   * The same rows already encoded, written from binary COPY pages (./format-binary.ts): what
    * `streamDataset` uses when present. Same bytes as `rows` through `encoder()`.
    */
   encodedPages?(format: ExportFormat, opts: StreamOptions): AsyncGenerator<EncodedChunk>;
@@ -55,30 +54,37 @@ const money = (cents: number | null, currency: string) => (cents === null ? null
 
 // ---- subscriptions -----------------------------------------------------------------------------
 
-// Each column twice: `value` for the JavaScript encoder (the reference) and `sql` for the
-// renderer PostgreSQL runs (./format-sql.ts; docs/decisions/068-export-renderer-in-sql.md).
-const SUBSCRIPTION_EXPORT_COLUMNS: SqlColumn<ContractRow>[] = [
-  { label: "Contract ID", kind: "id", value: (r) => r.contract_gid, sql: "contract_gid" },
-  { label: "Status", kind: "enum", value: (r) => r.status, sql: "status::text" },
-  { label: "Next billing at", kind: "date", value: (r) => r.next_billing_at, sql: isoSql("next_billing_at") },
-  { label: "Plan group ID", kind: "id", value: (r) => r.selling_plan_group_gid, sql: "selling_plan_group_gid" },
-  { label: "Selling plan ID", kind: "id", value: (r) => r.selling_plan_gid, sql: "selling_plan_gid" },
-  { label: "Customer ID", kind: "id", value: (r) => r.customer_gid, sql: "customer_gid" },
-  { label: "Product", kind: "text", value: (r) => r.product_title, sql: "product_title" },
-  { label: "Frequency", kind: "text", value: (r) => r.frequency_label, sql: "frequency_label" },
-  { label: "Billing interval", kind: "enum", value: (r) => r.billing_interval, sql: "billing_interval" },
-  { label: "Billing interval count", kind: "number", value: (r) => r.billing_interval_count, sql: "billing_interval_count" },
-  { label: "Currency", kind: "enum", value: (r) => r.currency_code, sql: "currency_code" },
-  { label: "Charge amount", kind: "money", value: (r) => money(r.charge_amount_cents, r.currency_code), sql: minorSql("charge_amount_cents", "minor_scale") },
+// Each column twice: `value` for the JavaScript encoder (the reference) and `source`, the table
+// column the worker writes the same bytes from (./format-binary.ts; docs/decisions/090-export-lines-from-binary-copy.md).
+const SUBSCRIPTION_EXPORT_COLUMNS: BinaryColumn<ContractRow>[] = [
+  { label: "Contract ID", kind: "id", value: (r) => r.contract_gid, source: "contract_gid" },
+  { label: "Status", kind: "enum", value: (r) => r.status, source: "status" },
+  { label: "Next billing at", kind: "date", value: (r) => r.next_billing_at, source: "next_billing_at" },
+  { label: "Plan group ID", kind: "id", value: (r) => r.selling_plan_group_gid, source: "selling_plan_group_gid" },
+  { label: "Selling plan ID", kind: "id", value: (r) => r.selling_plan_gid, source: "selling_plan_gid" },
+  { label: "Customer ID", kind: "id", value: (r) => r.customer_gid, source: "customer_gid" },
+  { label: "Product", kind: "text", value: (r) => r.product_title, source: "product_title" },
+  { label: "Frequency", kind: "text", value: (r) => r.frequency_label, source: "frequency_label" },
+  { label: "Billing interval", kind: "enum", value: (r) => r.billing_interval, source: "billing_interval" },
+  { label: "Billing interval count", kind: "number", value: (r) => r.billing_interval_count, source: "billing_interval_count" },
+  { label: "Currency", kind: "enum", value: (r) => r.currency_code, source: "currency_code" },
+  {
+    label: "Charge amount",
+    kind: "money",
+    value: (r) => money(r.charge_amount_cents, r.currency_code),
+    source: "charge_amount_cents",
+    currency: "currency_code",
+  },
   {
     label: "Monthly amount",
     kind: "money",
     value: (r) => money(r.monthly_amount_cents, r.currency_code),
-    sql: minorSql("monthly_amount_cents", "minor_scale"),
+    source: "monthly_amount_cents",
+    currency: "currency_code",
   },
-  { label: "Order", kind: "text", value: (r) => r.order_name, sql: "order_name" },
-  { label: "Created at", kind: "date", value: (r) => r.created_at, sql: isoSql("created_at") },
-  { label: "Updated at", kind: "date", value: (r) => r.updated_at, sql: isoSql("updated_at") },
+  { label: "Order", kind: "text", value: (r) => r.order_name, source: "order_name" },
+  { label: "Created at", kind: "date", value: (r) => r.created_at, source: "created_at" },
+  { label: "Updated at", kind: "date", value: (r) => r.updated_at, source: "updated_at" },
 ];
 
 /** The keyset query of the subscriptions dataset (bench/export.ts runs COPY over the same text). */
@@ -100,10 +106,11 @@ async function* subscriptionRows(o: StreamOptions): AsyncGenerator<ContractRow[]
   }
 }
 
-/** The lines of one format, prebuilt once per process (the column list never changes). */
-const SUBSCRIPTION_LINE_SQL: Record<ExportFormat, { expr: string; from: string }> = {
-  csv: lineSql("csv", SUBSCRIPTION_EXPORT_COLUMNS as readonly SqlColumn<unknown>[], "page"),
-  jsonl: lineSql("jsonl", SUBSCRIPTION_EXPORT_COLUMNS as readonly SqlColumn<unknown>[], "page"),
+/** What a page's query selects, and the renderer of each format: built once per process. */
+const SUBSCRIPTION_SELECT = binarySelectList(SUBSCRIPTION_EXPORT_COLUMNS as readonly BinaryColumn<unknown>[]);
+const SUBSCRIPTION_RENDERERS: Record<ExportFormat, (copy: Buffer) => RenderedPage> = {
+  csv: binaryRenderer("csv", SUBSCRIPTION_EXPORT_COLUMNS as readonly BinaryColumn<unknown>[]),
+  jsonl: binaryRenderer("jsonl", SUBSCRIPTION_EXPORT_COLUMNS as readonly BinaryColumn<unknown>[]),
 };
 
 /**
@@ -118,61 +125,55 @@ export function subscriptionPageBoundariesSql(shopId: string, filters: Subscript
 }
 
 /**
- * One page of the subscriptions dataset, encoded: at most `limit` rows after `after` (exclusive)
- * and down to `upto` (inclusive, when given), in the dataset's order, each row's line rendered by
- * PostgreSQL (the row's minor-unit scale computed once). Its columns are (line, created_at, id):
- * the line is all the worker writes, the last row's key is where a capped range continues
- * (`binaryLines`, app/pg-copy.server.ts).
+ * One page of the subscriptions dataset as the renderer reads it: at most `limit` rows after
+ * `after` (exclusive) and down to `upto` (inclusive, when given), in the dataset's order, each
+ * row's cells and its key (`binarySelectList`, ./format-binary.ts). The last row's key is where a
+ * capped range continues.
  */
-export function subscriptionEncodedPageSql(
-  format: ExportFormat,
+export function subscriptionPageSql(
   shopId: string,
   filters: SubscriptionFilterOptions,
   now: Date,
   range: { after: Keyset | null; upto: Keyset | null },
   limit: number,
 ): Prisma.Sql {
-  const line = SUBSCRIPTION_LINE_SQL[format];
   const upto = range.upto ? Prisma.sql` AND (created_at, id) >= (${range.upto.createdAt}, ${range.upto.id})` : Prisma.empty;
-  return Prisma.sql`SELECT ${Prisma.raw(line.expr)} AS line, page.created_at, page.id
-    FROM (SELECT ${Prisma.raw(SUBSCRIPTION_COLUMNS)}, ${Prisma.raw(minorScaleSql("currency_code"))} AS minor_scale FROM contracts
-      WHERE ${subscriptionFilterSql(shopId, filters, { after: range.after, now })}${upto}
-      ORDER BY created_at DESC, id DESC LIMIT ${limit}) ${Prisma.raw(line.from)}
-    ORDER BY page.created_at DESC, page.id DESC`;
+  return Prisma.sql`SELECT ${Prisma.raw(SUBSCRIPTION_SELECT)} FROM contracts
+    WHERE ${subscriptionFilterSql(shopId, filters, { after: range.after, now })}${upto}
+    ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
 }
 
 /**
- * Rows per page of the encoded path (at most EXPORT_PAGE_ROWS): about 600 KB of text either way
- * (a JSONL line is nearly twice a CSV line), so a few pages in memory stay small whatever the
- * row count (docs/decisions/068-export-renderer-in-sql.md).
+ * Rows per page of the encoded path (at most EXPORT_PAGE_ROWS): about 0.6 MB of COPY and 0.6 to
+ * 1.1 MB of lines, so a few pages in memory stay small whatever the row count
+ * (docs/decisions/090-export-lines-from-binary-copy.md).
  */
-const ENCODED_PAGE_ROWS: Record<ExportFormat, number> = { csv: 2000, jsonl: 1000 };
-/** Pages rendered at once, on separate pool connections: PostgreSQL uses two cores. */
+const ENCODED_PAGE_ROWS = 2000;
+/** Pages read at once, on separate pool connections: PostgreSQL reads the next ranges while the worker renders. */
 const PAGES_IN_FLIGHT = 3;
 
 /**
- * The subscriptions dataset encoded by PostgreSQL, page by page and in order. The page
- * boundaries are read first, so pages are independent keyset ranges: PAGES_IN_FLIGHT of them
- * render at once while the consumer writes the one before. Each range is read with a binary
- * COPY (app/pg-copy.server.ts): its lines arrive as bytes and are written as they came, with
- * no JavaScript string per row. A range holds `size` rows when the boundaries were read; rows
+ * The subscriptions dataset encoded, page by page and in order. The page boundaries are read
+ * first, so pages are independent keyset ranges: PAGES_IN_FLIGHT of them are read at once while
+ * the consumer writes the one before. Each range is read with a binary COPY (app/pg-copy.server.ts)
+ * and its lines written from those bytes (./format-binary.ts), with no JavaScript string or
+ * object per row. A range holds `size` rows when the boundaries were read; rows
  * created since then can make it longer, so a query capped at twice that which comes back full
  * continues from its last row. Memory holds a few pages whatever the row count.
  */
 async function* subscriptionEncodedPages(format: ExportFormat, o: StreamOptions): AsyncGenerator<EncodedChunk> {
-  const size = o.pageSize ?? Math.min(ENCODED_PAGE_ROWS[format], env().EXPORT_PAGE_ROWS);
+  const size = o.pageSize ?? Math.min(ENCODED_PAGE_ROWS, env().EXPORT_PAGE_ROWS);
   const cap = size * 2;
   const bounds = await hotQuery<{ created_at: Date; id: string }>(subscriptionPageBoundariesSql(o.shopId, o.filters, o.now, size));
   const keys: Keyset[] = bounds.map((b) => ({ createdAt: b.created_at, id: b.id }));
   const ranges = [...keys, null].map((upto, i) => ({ after: i ? keys[i - 1] : null, upto }));
 
+  const render = SUBSCRIPTION_RENDERERS[format];
   const renderRange = async (range: { after: Keyset | null; upto: Keyset | null }): Promise<EncodedChunk[]> => {
     const pages: EncodedChunk[] = [];
     let after = range.after;
     for (;;) {
-      const { bytes, rows, last } = binaryLines(
-        await copyBinary(subscriptionEncodedPageSql(format, o.shopId, o.filters, o.now, { after, upto: range.upto }, cap)),
-      );
+      const { bytes, rows, last } = render(await copyBinary(subscriptionPageSql(o.shopId, o.filters, o.now, { after, upto: range.upto }, cap)));
       if (rows) pages.push(encodedChunk(bytes, rows));
       if (rows < cap || !last) return pages;
       after = { createdAt: last.at, id: last.id };

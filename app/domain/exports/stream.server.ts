@@ -1,8 +1,8 @@
 // A dataset as encoded bytes, page by page: the one generator behind both the export jobs (into a
 // temporary file) and the Export Center's streamed download (into the HTTP response), so both
 // produce the same bytes for the same rows (docs/decisions/056-export-datasets.md). A dataset the
-// database can render (`encodedPages`, docs/decisions/068-export-renderer-in-sql.md) gives its
-// pages already encoded, as the bytes PostgreSQL sent; the header still comes from the encoder.
+// database can hand over as bytes (`encodedPages`, docs/decisions/090-export-lines-from-binary-copy.md)
+// gives its pages already encoded, written from a binary COPY; the header still comes from the encoder.
 import type { Dataset, StreamOptions } from "./datasets.server";
 import type { Encoder } from "./format";
 

@@ -2,12 +2,12 @@
 // COPY takes no bind parameters, so values are written into the statement as literals; they
 // must mean exactly what the same values mean as parameters, whatever characters they hold.
 import { Prisma } from "@prisma/client";
-import { DATASETS, subscriptionEncodedPageSql } from "../../../app/domain/exports/datasets.server";
+import { DATASETS, subscriptionPageSql } from "../../../app/domain/exports/datasets.server";
 import { encoder } from "../../../app/domain/exports/format";
 import { streamDataset } from "../../../app/domain/exports/stream.server";
 import type { SubscriptionFilterOptions } from "../../../app/domain/subscription-filters.server";
 import { hotQuery } from "../../../app/pg.server";
-import { binaryLines, copyBinary, inlineSql } from "../../../app/pg-copy.server";
+import { binaryRowsStart, copyBinary, inlineSql } from "../../../app/pg-copy.server";
 import { createAdminShop, insertContracts } from "../../support/admin-factories";
 
 const NOW = new Date("2026-06-15T12:00:00Z");
@@ -66,19 +66,25 @@ describe("binary COPY reads", () => {
     expect(quoted.value?.length).toBeGreaterThan(0);
   });
 
-  it("gives a capped page's lines, row count and last key", async () => {
+  it("reads a capped page whole: its rows, in the dataset's order, ending at the trailer", async () => {
     const shop = await createAdminShop();
     await insertContracts(shop.id, 5, (i) => ({ productTitle: `P${i}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i, 7)) }));
-    const [third] = await hotQuery<{ created_at: Date; id: string }>(
-      Prisma.sql`SELECT created_at, id FROM contracts WHERE shop_id = ${shop.id} ORDER BY created_at DESC, id DESC OFFSET 2 LIMIT 1`,
-    );
-    const page = binaryLines(await copyBinary(subscriptionEncodedPageSql("csv", shop.id, {}, NOW, { after: null, upto: null }, 3)));
-    expect(page.rows).toBe(3);
-    expect(page.last).toEqual({ at: third.created_at, id: third.id });
-    const lines = page.bytes.toString("utf8").split("\r\n").filter(Boolean);
-    expect(lines.map((l) => l.split('","')[6])).toEqual(["P4", "P3", "P2"]);
-
-    const empty = binaryLines(await copyBinary(subscriptionEncodedPageSql("csv", shop.id, { product: "none" }, NOW, { after: null, upto: null }, 3)));
-    expect(empty).toEqual({ bytes: Buffer.alloc(0), rows: 0, last: null });
+    const copy = await copyBinary(subscriptionPageSql(shop.id, {}, NOW, { after: null, upto: null }, 3));
+    // Walk the framing: three rows, then the trailer (-1) as the last two bytes.
+    let at = binaryRowsStart(copy);
+    const ids: string[] = [];
+    for (let fields = copy.readInt16BE(at); fields !== -1; fields = copy.readInt16BE(at)) {
+      at += 2;
+      for (let f = 0; f < fields; f++) {
+        const len = copy.readInt32BE(at);
+        at += 4;
+        if (f === fields - 1) ids.push(copy.toString("utf8", at, at + len));
+        at += Math.max(len, 0);
+      }
+    }
+    expect(at).toBe(copy.length - 2);
+    const expected = await hotQuery<{ id: string }>(Prisma.sql`SELECT id FROM contracts WHERE shop_id = ${shop.id} ORDER BY created_at DESC, id DESC LIMIT 3`);
+    expect(ids).toEqual(expected.map((r) => r.id));
+    expect(() => binaryRowsStart(Buffer.from("not a copy at all, not at all"))).toThrow(/not a binary COPY/);
   });
 });

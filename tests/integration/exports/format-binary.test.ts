@@ -1,12 +1,16 @@
-// The subscriptions dataset rendered by PostgreSQL (app/domain/exports/format-sql.ts,
-// docs/decisions/068-export-renderer-in-sql.md) against the JavaScript encoder, the reference
-// (app/domain/exports/format.ts): the same bytes in CSV and JSONL for values that stress every
-// rule (every control character, quotes, backslashes, formula starts, astral characters, money
-// in 0-, 2- and 3-decimal currencies, negative and null amounts, null dates, millisecond
-// timestamps), across keyset page boundaries and with filters.
+// The subscriptions dataset written from binary COPY rows (app/domain/exports/format-binary.ts,
+// docs/decisions/090-export-lines-from-binary-copy.md) against the JavaScript encoder, the
+// reference (app/domain/exports/format.ts): the same bytes in CSV and JSONL for values that
+// stress every rule (every control character, quotes, backslashes, formula starts, astral
+// characters, money in 0-, 2- and 3-decimal currencies, negative and null amounts, null dates,
+// millisecond timestamps, years far from 2000), across keyset page boundaries and with filters.
+import { Prisma } from "@prisma/client";
 import fc from "fast-check";
-import { DATASETS } from "../../../app/domain/exports/datasets.server";
+import { DATASETS, subscriptionPageSql } from "../../../app/domain/exports/datasets.server";
 import { encoder, type ExportFormat } from "../../../app/domain/exports/format";
+import { binaryRenderer, hasQuote, jsonEscapes, type BinaryColumn } from "../../../app/domain/exports/format-binary";
+import { hotQuery } from "../../../app/pg.server";
+import { copyBinary } from "../../../app/pg-copy.server";
 import { streamDataset } from "../../../app/domain/exports/stream.server";
 import type { SubscriptionFilterOptions } from "../../../app/domain/subscription-filters.server";
 import { createAdminShop, gid, insertContracts, type ContractSeed } from "../../support/admin-factories";
@@ -57,7 +61,20 @@ const TRICKY = [
   "</script><b>html</b>",
 ];
 
-describe("the subscriptions dataset rendered by PostgreSQL", () => {
+/** Timestamps a double of microseconds cannot hold exactly, two-digit years, the edges of 1970, 2000 and 9999. */
+const FAR_DATES = [
+  "1600-02-29 12:34:56.789",
+  "1856-12-31 23:59:59.999",
+  "1969-12-31 23:59:59.999",
+  "1999-12-31 23:59:59.999",
+  "2000-01-01 00:00:00",
+  "2150-06-30 00:00:00.001",
+  "9999-12-31 23:59:59.999",
+  "0001-01-01 00:00:00",
+  "0044-03-15 10:00:00.5",
+];
+
+describe("the subscriptions dataset written from binary COPY rows", () => {
   it("gives the JavaScript encoder's bytes for every kind of value, in CSV and JSONL, across pages", async () => {
     const shop = await createAdminShop();
     const currencies = ["USD", "JPY", "KWD", "EUR", "BHD", "CLP", "usd"];
@@ -78,8 +95,14 @@ describe("the subscriptions dataset rendered by PostgreSQL", () => {
       createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, 1) + Math.floor(i / 2) * 1001),
       updatedAt: new Date(Date.UTC(2026, 5, 1, 23, 59, 59, 999) - i),
     }));
-    await insertContracts(shop.id, seeds.length, (i) => seeds[i]);
+    const inserted = await insertContracts(shop.id, seeds.length, (i) => seeds[i]);
     await insertContracts(shop.id, 1, () => ({ createdByService: false }));
+    for (const [i, at] of FAR_DATES.entries()) {
+      await hotQuery(
+        Prisma.sql`UPDATE contracts SET next_billing_at = ${at}::timestamp(3), updated_at = ${FAR_DATES[(i + 3) % FAR_DATES.length]}::timestamp(3)
+          WHERE shop_id = ${shop.id} AND contract_gid = ${inserted[i].contractGid}`,
+      );
+    }
 
     for (const format of ["csv", "jsonl"] as const) {
       const reference = await viaJs(format, shop.id, {}, 1000);
@@ -133,5 +156,64 @@ describe("the subscriptions dataset rendered by PostgreSQL", () => {
     expect(csv.rows).toBe(0);
     expect(csv.text).toBe(encoder("csv", ds.columns).start());
     expect((await viaStream("jsonl", shop.id, {}, 10)).text).toBe("");
+  });
+
+  it("continues a capped page from its last row's key", async () => {
+    const shop = await createAdminShop();
+    await insertContracts(shop.id, 5, (i) => ({ productTitle: `P${i}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i, 7)) }));
+    const [third] = await hotQuery<{ created_at: Date; id: string }>(
+      Prisma.sql`SELECT created_at, id FROM contracts WHERE shop_id = ${shop.id} ORDER BY created_at DESC, id DESC OFFSET 2 LIMIT 1`,
+    );
+    const render = binaryRenderer("csv", ds.columns as readonly BinaryColumn<unknown>[]);
+    const page = render(await copyBinary(subscriptionPageSql(shop.id, {}, NOW, { after: null, upto: null }, 3)));
+    expect(page.rows).toBe(3);
+    expect(page.last).toEqual({ at: third.created_at, id: third.id });
+    expect(
+      page.bytes
+        .toString("utf8")
+        .split("\r\n")
+        .filter(Boolean)
+        .map((l) => l.split('","')[6]),
+    ).toEqual(["P4", "P3", "P2"]);
+
+    const empty = render(await copyBinary(subscriptionPageSql(shop.id, { product: "none" }, NOW, { after: null, upto: null }, 3)));
+    expect(empty).toEqual({ bytes: Buffer.alloc(0), rows: 0, last: null });
+  });
+
+  it("refuses a COPY whose rows are not the columns it renders", async () => {
+    const render = binaryRenderer("jsonl", ds.columns as readonly BinaryColumn<unknown>[]);
+    const copy = await copyBinary(Prisma.sql`SELECT 1::int8, 'x'::text`);
+    expect(() => render(copy)).toThrow(/binary COPY row of 2 fields/);
+  });
+});
+
+describe("the four-bytes-at-once checks", () => {
+  // Byte by byte, what each check stands for.
+  const escapes = (b: number) => b < 0x20 || b === 0x22 || b === 0x5c;
+  const word = (bytes: number[]) => ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0;
+
+  it("agree with the byte-by-byte rule for every byte value in every position", () => {
+    // Neighbours that stress borrows: the bytes just above and below each boundary, 0x00 and 0xff.
+    const fillers = [0x00, 0x1f, 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0xff, 0x41];
+    for (let pos = 0; pos < 4; pos++) {
+      for (let b = 0; b < 256; b++) {
+        for (const f of fillers) {
+          const bytes = [f, f, f, f];
+          bytes[pos] = b;
+          expect(jsonEscapes(word(bytes)), `${bytes}`).toBe(bytes.some(escapes));
+          expect(hasQuote(word(bytes)), `${bytes}`).toBe(bytes.includes(0x22));
+        }
+      }
+    }
+  });
+
+  it("agree with the byte-by-byte rule on random words", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 4, maxLength: 4 }), (bytes) => {
+        expect(jsonEscapes(word(bytes))).toBe(bytes.some(escapes));
+        expect(hasQuote(word(bytes))).toBe(bytes.includes(0x22));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });
