@@ -12,7 +12,17 @@ const TIMESTAMP = 1114; // timestamp without time zone: how Prisma stores DateTi
 // Prisma writes UTC wall-clock values; pg's default parser would read them in the process's
 // local zone (on a non-UTC server, key expiries would move by hours). Per pool, not global,
 // so Prisma's own adapter is untouched.
-export const parseUtcTimestamp = (value: string) => new Date(value.replace(" ", "T") + "Z");
+export function parseUtcTimestamp(value: string): Date {
+  const d = new Date(value.replace(" ", "T") + "Z");
+  if (!Number.isNaN(d.getTime())) return d;
+  // What the ISO parser refuses: a year past 9999 ("12345-06-07 08:09:10") and BC dates ("0044-03-15
+  // 10:00:00 BC", the year before 1 AD being year 0). `infinity` stays an invalid Date.
+  const m = /^(\d{4,})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?( BC)?$/.exec(value);
+  if (!m) return d;
+  const parsed = new Date(Date.UTC(2000, 0, 1, Number(m[4]), Number(m[5]), Number(m[6]), Number((m[7] ?? "").padEnd(3, "0").slice(0, 3))));
+  parsed.setUTCFullYear(m[8] ? 1 - Number(m[1]) : Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return parsed;
+}
 const parseUtc = parseUtcTimestamp;
 
 /**
@@ -25,7 +35,7 @@ const parseUtc = parseUtcTimestamp;
  */
 export function isoFromPgTimestamp(text: string): string {
   const n = text.length;
-  if (n < 19 || n > 26 || text.charCodeAt(10) !== 32 || (n > 19 && text.charCodeAt(19) !== 46)) return parseUtc(text).toISOString();
+  if (n < 19 || n > 26 || text.charCodeAt(10) !== 32 || (n > 19 && text.charCodeAt(19) !== 46) || text.endsWith(" BC")) return parseUtc(text).toISOString();
   const millis = n === 19 ? "000" : n >= 23 ? text.slice(20, 23) : (text.slice(20) + "00").slice(0, 3);
   return `${text.slice(0, 10)}T${text.slice(11, 19)}.${millis}Z`;
 }
@@ -61,11 +71,11 @@ export function hotPool(): pg.Pool {
 }
 
 /**
- * A Date parameter as its UTC wall clock. pg would send it in the process's local zone with an
- * offset, which a `timestamp` column ignores: on a server not set to UTC every keyset cursor,
- * date filter and export range would move by hours (Prisma's own driver sends UTC).
+ * A Date parameter as its UTC wall clock, in an array too. pg would send it in the process's
+ * local zone with an offset, which a `timestamp` column ignores: on a server not set to UTC every
+ * keyset cursor, date filter and export range would move by hours (Prisma's own driver sends UTC).
  */
-export const utcParam = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
+export const utcParam = (v: unknown): unknown => (v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.map(utcParam) : v);
 
 /**
  * Runs a Prisma.sql fragment (its `$n` text and values) on the hot pool: as a named prepared

@@ -61,7 +61,7 @@ const TRICKY = [
   "</script><b>html</b>",
 ];
 
-/** Timestamps a double of microseconds cannot hold exactly, two-digit years, the edges of 1970, 2000 and 9999. */
+/** Timestamps a double of microseconds cannot hold exactly, two-digit years, years 0, BC and past 9999, the edges of 1970 and 2000. */
 const FAR_DATES = [
   "1600-02-29 12:34:56.789",
   "1856-12-31 23:59:59.999",
@@ -72,6 +72,9 @@ const FAR_DATES = [
   "9999-12-31 23:59:59.999",
   "0001-01-01 00:00:00",
   "0044-03-15 10:00:00.5",
+  "12345-06-07 08:09:10.011",
+  "0001-01-01 00:00:00 BC",
+  "0044-03-15 10:00:00.5 BC",
 ];
 
 describe("the subscriptions dataset written from binary COPY rows", () => {

@@ -70,7 +70,33 @@ it("isoTimestamps reads every millisecond pattern PostgreSQL prints as toISOStri
   expect(new Set(rows.map((r) => r.text.length))).toEqual(new Set([19, 21, 22, 23]));
 });
 
+it("sends the Dates of an array parameter as UTC instants too", async () => {
+  const at = [new Date("2026-01-01T00:00:00.123Z"), new Date("2026-07-01T23:59:59.999Z")];
+  for (const tz of ["America/New_York", "Asia/Tokyo"]) {
+    const [row] = await inTimeZone(tz, () => hotQuery<{ t: string[] }>(Prisma.sql`SELECT ${at}::timestamp(3)[]::text[] AS t`));
+    expect(row.t, tz).toEqual(["2026-01-01 00:00:00.123", "2026-07-01 23:59:59.999"]);
+  }
+});
+
+it("reads years past 9999 and BC dates, which Date's ISO parser refuses", async () => {
+  const [row] = await hotQuery<Record<string, Date>>(
+    Prisma.sql`SELECT '12345-06-07 08:09:10.011'::timestamp(3) AS far, '0044-03-15 10:00:00.5 BC'::timestamp(3) AS bc,
+      '0001-01-01 00:00:00 BC'::timestamp(3) AS year_zero, '2028-02-29 01:02:03'::timestamp(3) AS leap`,
+  );
+  expect(row.far.toISOString()).toBe("+012345-06-07T08:09:10.011Z");
+  expect(row.bc.toISOString()).toBe("-000043-03-15T10:00:00.500Z");
+  expect(row.year_zero.toISOString()).toBe("0000-01-01T00:00:00.000Z");
+  expect(row.leap.toISOString()).toBe("2028-02-29T01:02:03.000Z");
+  const [iso] = await hotQuery<Record<string, string>>(Prisma.sql`SELECT '12345-06-07 08:09:10.011'::timestamp(3) AS far`, { isoTimestamps: true });
+  expect(iso.far).toBe("+012345-06-07T08:09:10.011Z");
+  const [inf] = await hotQuery<Record<string, Date>>(Prisma.sql`SELECT 'infinity'::timestamp AS at`);
+  expect(Number.isNaN(inf.at.getTime())).toBe(true);
+});
+
 it("isoFromPgTimestamp takes the Date path for text of another shape", () => {
   expect(isoFromPgTimestamp("2026-01-01 00:00:00.123456")).toBe("2026-01-01T00:00:00.123Z");
   expect(isoFromPgTimestamp("2026-01-01T00:00:00.5")).toBe("2026-01-01T00:00:00.500Z");
+  // A BC date's text is as long as a fraction's: its shape, not its length, sends it to the Date path.
+  expect(isoFromPgTimestamp("0044-03-15 10:00:00.5 BC")).toBe("-000043-03-15T10:00:00.500Z");
+  expect(isoFromPgTimestamp("0044-03-15 10:00:00 BC")).toBe("-000043-03-15T10:00:00.000Z");
 });
