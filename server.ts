@@ -172,7 +172,8 @@ export async function startWebServer(opts: {
   };
 }
 
-// Run directly: `tsx server.ts` (what `npm run web` does).
+// Run directly: `tsx server.ts` (what `npm run web` does), or its bundle `node build/server.mjs`
+// (what `npm start` runs; docs/decisions/089-compiled-workers.md).
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { applyLocalDefaults } = await import("./scripts/local-env");
   applyLocalDefaults();
