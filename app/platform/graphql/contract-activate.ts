@@ -1,18 +1,10 @@
 // subscriptionContractActivate: a status change, mapped by mapStatusChange (./contract-fields.ts).
-import type { StatusChangePayload } from "./contract-fields";
+import { STATUS_CHANGE_FIELDS, type StatusChangePayload } from "./contract-fields";
 
 export const CONTRACT_ACTIVATE = /* GraphQL */ `
   mutation ContractActivate($subscriptionContractId: ID!) {
     subscriptionContractActivate(subscriptionContractId: $subscriptionContractId) {
-      contract {
-        id
-        status
-      }
-      userErrors {
-        field
-        message
-        code
-      }
+      ${STATUS_CHANGE_FIELDS}
     }
   }
 `;
