@@ -153,6 +153,26 @@ describe("the subscriptions dataset written from binary COPY rows", () => {
     );
   });
 
+  it("grows a page's output past its first guess when escaping multiplies the text", async () => {
+    // Control characters become six bytes each in JSON (\u0001), quotes two in CSV: a page of
+    // them outgrows the output buffer sized from the COPY (twice its length).
+    const shop = await createAdminShop();
+    await insertContracts(shop.id, 300, (i) => ({
+      productTitle: (i % 2 ? "\u0001" : '"').repeat(400 + i),
+      orderName: '\u001f"'.repeat(50),
+      createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000),
+    }));
+    const render = binaryRenderer("jsonl", ds.columns as readonly BinaryColumn<unknown>[]);
+    const copy = await copyBinary(subscriptionPageSql(shop.id, {}, NOW, { after: null, upto: null }, 1000));
+    expect(render(copy).bytes.length).toBeGreaterThan(copy.length * 2 + 4096);
+    for (const format of ["csv", "jsonl"] as const) {
+      const reference = await viaJs(format, shop.id, {}, 1000);
+      const got = await viaStream(format, shop.id, {}, 1000);
+      expect(got.rows).toBe(300);
+      expect(got.text === reference.text, format).toBe(true);
+    }
+  });
+
   it("renders an empty selection as the header alone (CSV) or nothing (JSONL)", async () => {
     const shop = await createAdminShop();
     const csv = await viaStream("csv", shop.id, {}, 10);
