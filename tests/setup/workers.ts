@@ -17,6 +17,11 @@ export const RUN_ID = (process.env.TEST_RUN_ID ?? hash.toString("hex").slice(0, 
  * EADDRINUSE (seen as random "address already in use" failures in full runs).
  */
 export const PORT_BASE = Number(process.env.TEST_PORT_BASE ?? 10_000 + (hash.readUInt16BE(0) % 22) * 1_000);
+// An explicit TEST_PORT_BASE is held to the same rule: a run whose block reaches the ephemeral
+// range fails at once, saying why, not later with random EADDRINUSE failures.
+if (!Number.isInteger(PORT_BASE) || PORT_BASE < 1024 || PORT_BASE + 999 >= 32_768) {
+  throw new Error(`TEST_PORT_BASE=${process.env.TEST_PORT_BASE}: the run's 1,000 ports must lie between 1024 and 32767 (below Linux's ephemeral range)`);
+}
 
 export const PG_BASE = process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";
 /** All of a run's Redis keys share one database and differ by prefix (never FLUSHDB in tests). */
