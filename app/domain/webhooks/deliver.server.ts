@@ -241,12 +241,8 @@ export async function attemptDeliveries(job: WebhookAttemptPayload, clock: Clock
   return settled.map((s) => (s as PromiseFulfilledResult<AttemptResult>).value);
 }
 
-/** One attempt of one delivery. */
-export async function attemptDelivery(
-  job: { deliveryId: string; attempt: number },
-  clock: Clock = systemClock,
-  bodies = new Map<string, string>(),
-): Promise<AttemptResult> {
+/** One attempt of one delivery; `bodies` holds the bodies of the job's events, each built once. */
+export async function attemptDelivery(job: { deliveryId: string; attempt: number }, clock: Clock, bodies: Map<string, string>): Promise<AttemptResult> {
   const loaded = await loadAttempt(job.deliveryId);
   if (!loaded) return "gone"; // pruned, or its endpoint deleted
   const row = {
@@ -349,13 +345,13 @@ interface AttemptOutcome {
  * endpoints are locked in id order, so two batches cannot deadlock on them.
  */
 async function recordAttempts(items: AttemptOutcome[]): Promise<boolean[]> {
-  // Times go as ISO strings: a timestamp(3) column keeps the UTC wall clock whatever the process's zone.
+  // Times go as text[] and are cast per row; hotQuery sends the Dates in them as UTC (utcParam).
   const rows = await hotQuery<{ id: string }>(
     Prisma.sql`
     WITH input AS (
       SELECT * FROM unnest(${items.map((i) => i.deliveryId)}::text[], ${items.map((i) => i.attempt)}::int[], ${items.map((i) => i.status)}::text[],
-                           ${items.map((i) => i.code)}::int[], ${items.map((i) => i.error)}::text[], ${items.map((i) => i.nextAttemptAt?.toISOString() ?? null)}::text[],
-                           ${items.map((i) => i.startedAt.toISOString())}::text[], ${items.map((i) => i.finishedAt.toISOString())}::text[],
+                           ${items.map((i) => i.code)}::int[], ${items.map((i) => i.error)}::text[], ${items.map((i) => i.nextAttemptAt)}::text[],
+                           ${items.map((i) => i.startedAt)}::text[], ${items.map((i) => i.finishedAt)}::text[],
                            ${items.map((i) => i.manual)}::boolean[], ${items.map(() => randomUUID())}::text[])
         AS i(id, attempt, status, code, error, next_at, started, finished, manual, attempt_id)
     ), moved AS (
