@@ -107,10 +107,11 @@ async function* subscriptionRows(o: StreamOptions): AsyncGenerator<ContractRow[]
 }
 
 /** What a page's query selects, and the renderer of each format: built once per process. */
-const SUBSCRIPTION_SELECT = binarySelectList(SUBSCRIPTION_EXPORT_COLUMNS as readonly BinaryColumn<unknown>[]);
+const BINARY_COLUMNS = SUBSCRIPTION_EXPORT_COLUMNS as readonly BinaryColumn<unknown>[];
+const SUBSCRIPTION_SELECT = binarySelectList(BINARY_COLUMNS);
 const SUBSCRIPTION_RENDERERS: Record<ExportFormat, (copy: Buffer) => RenderedPage> = {
-  csv: binaryRenderer("csv", SUBSCRIPTION_EXPORT_COLUMNS as readonly BinaryColumn<unknown>[]),
-  jsonl: binaryRenderer("jsonl", SUBSCRIPTION_EXPORT_COLUMNS as readonly BinaryColumn<unknown>[]),
+  csv: binaryRenderer("csv", BINARY_COLUMNS),
+  jsonl: binaryRenderer("jsonl", BINARY_COLUMNS),
 };
 
 /**

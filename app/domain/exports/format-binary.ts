@@ -114,13 +114,19 @@ const text = (buf: Buffer, p: number, s: string) => p + buf.write(s, p, "utf8");
 const int32 = (src: Buffer, at: number) => (src[at] << 24) | (src[at + 1] << 16) | (src[at + 2] << 8) | src[at + 3];
 
 /**
- * Signed 64-bit big-endian at `at` as a number. Exact below 2^52 in magnitude; past that (an
- * integer no int4 column can hold) it refuses rather than print a rounded value.
+ * Signed 64-bit big-endian at `at` as a number when it is below 2^52 in magnitude (exact by
+ * number arithmetic), else NaN: the callers decide what a larger value means.
  */
-function int64(src: Buffer, at: number): number {
+function smallInt64(src: Buffer, at: number): number {
   const hi = int32(src, at);
-  if (hi >= 0x100000 || hi < -0x100000) throw new Error("a 64-bit integer too large to export exactly");
-  return hi * 4_294_967_296 + (int32(src, at + 4) >>> 0);
+  return hi >= 0x100000 || hi < -0x100000 ? Number.NaN : hi * 4_294_967_296 + (int32(src, at + 4) >>> 0);
+}
+
+/** An amount or a count: past 2^52 (no int4 column holds one) refused rather than printed rounded. */
+function int64(src: Buffer, at: number): number {
+  const n = smallInt64(src, at);
+  if (Number.isNaN(n)) throw new Error("a 64-bit integer too large to export exactly");
+  return n;
 }
 
 /**
@@ -129,9 +135,8 @@ function int64(src: Buffer, at: number): number {
  * 2142), through BigInt further out, where a double might not hold the microseconds exactly.
  */
 function timestampMs(src: Buffer, at: number): number {
-  const hi = int32(src, at);
-  if (hi >= 0x100000 || hi < -0x100000) return PG_EPOCH_MS + Number(src.readBigInt64BE(at) / 1000n);
-  return PG_EPOCH_MS + (hi * 4_294_967_296 + (int32(src, at + 4) >>> 0)) / 1000;
+  const micros = smallInt64(src, at);
+  return PG_EPOCH_MS + (Number.isNaN(micros) ? Number(src.readBigInt64BE(at) / 1000n) : micros / 1000);
 }
 
 /**
