@@ -5,7 +5,6 @@
 // have received as text parameters (`inlineSql`).
 import type { Prisma } from "@prisma/client";
 import pg from "pg";
-import { to as copyTo } from "pg-copy-streams";
 import { hotPool, utcParam } from "./pg.server";
 
 /**
@@ -36,19 +35,59 @@ function arrayElement(v: unknown): string {
   throw new Error(`a ${typeof v} array element cannot be written into a COPY statement`);
 }
 
+/**
+ * A `COPY ... TO STDOUT` read into one Buffer, as a pg "submittable" (pg hands it the protocol's
+ * messages): each CopyData message is copied into the output as it arrives. PostgreSQL sends one
+ * per row; through a Readable stream (pg-copy-streams) each cost more than the copy itself
+ * (docs/decisions/091-subscription-list-from-binary-copy.md).
+ */
+class CopyOut implements pg.Submittable {
+  private out = Buffer.allocUnsafe(64 * 1024);
+  private size = 0;
+  private settle!: { resolve(bytes: Buffer): void; reject(err: Error): void };
+  readonly done = new Promise<Buffer>((resolve, reject) => (this.settle = { resolve, reject }));
+
+  constructor(private readonly text: string) {}
+
+  submit(connection: pg.Connection & { query(text: string): void }): void {
+    connection.query(this.text);
+  }
+
+  handleCopyData(msg: { chunk: Buffer }): void {
+    const chunk = msg.chunk; // a view into pg's read buffer, which it reuses: copy it now
+    if (this.size + chunk.length > this.out.length) {
+      const next = Buffer.allocUnsafe(Math.max(this.out.length * 2, this.size + chunk.length));
+      this.out.copy(next, 0, 0, this.size);
+      this.out = next;
+    }
+    this.size += chunk.copy(this.out, this.size);
+  }
+
+  handleCommandComplete(): void {}
+
+  /** The statement is over: after an error pg reports it here instead (handleError). */
+  handleReadyForQuery(): void {
+    this.settle.resolve(this.out.subarray(0, this.size));
+  }
+
+  handleError(err: Error): void {
+    this.settle.reject(err);
+  }
+}
+
 /** `COPY (sql) TO STDOUT (FORMAT binary)`: the whole output in one Buffer (callers keep queries small). */
 export async function copyBinary(sql: Prisma.Sql): Promise<Buffer> {
   const client = await hotPool().connect();
   let failure: Error | undefined;
   try {
-    const chunks: Buffer[] = [];
-    for await (const chunk of client.query(copyTo(`COPY (${inlineSql(sql)}) TO STDOUT (FORMAT binary)`))) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
+    const copy = new CopyOut(`COPY (${inlineSql(sql)}) TO STDOUT (FORMAT binary)`);
+    client.query(copy);
+    return await copy.done;
   } catch (err) {
     failure = err instanceof Error ? err : new Error(String(err));
     throw err;
   } finally {
-    // A connection whose COPY failed midway is discarded, not returned to the pool.
+    // A connection whose COPY failed is discarded, not returned to the pool.
     client.release(failure);
   }
 }

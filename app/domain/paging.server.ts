@@ -22,6 +22,21 @@ export interface PageResult<T> {
   next: Keyset | null;
 }
 
+/**
+ * A page whose rows (of shape T) are already JSON: `items` holds the objects separated by commas,
+ * without the brackets (GET /subscriptions; docs/decisions/091-subscription-list-from-binary-copy.md).
+ */
+export interface EncodedPage<T> {
+  items: Buffer;
+  next: Keyset | null;
+  readonly item?: T;
+}
+
+/** The rows of an encoded page as values (a page of the admin, a test). */
+export function decodedPage<T>(page: EncodedPage<T>): PageResult<T> {
+  return { data: JSON.parse(`[${page.items.toString("utf8")}]`) as T[], next: page.next };
+}
+
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 250;
 

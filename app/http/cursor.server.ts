@@ -8,7 +8,8 @@ import { createHmac } from "node:crypto";
 import { env } from "../env.server";
 import { ApiError } from "../errors";
 import { digestsEqual } from "../domain/keys.server";
-import { clampLimit, toPage, type Keyset, type PageResult } from "../domain/paging.server";
+import { clampLimit, toPage, type EncodedPage, type Keyset, type PageResult } from "../domain/paging.server";
+import { EncodedJson } from "./envelope.server";
 import { requestScope } from "./request-scope.server";
 
 const MAC_BYTES = 16;
@@ -79,4 +80,12 @@ export async function keysetPage<R extends Keyset, T>(
 /** Turn a domain PageResult (app/domain/paging.server.ts) into `{ data, next_cursor }`. */
 export function toEnvelope<T>(page: PageResult<T>, bind = ""): { data: T[]; next_cursor: string | null } {
   return { data: page.data, next_cursor: page.next ? encodeCursor(page.next, bind) : null };
+}
+
+const DATA_OPEN = Buffer.from('{"data":[');
+
+/** The same envelope around a page whose objects are already JSON (docs/decisions/091-subscription-list-from-binary-copy.md). */
+export function toEncodedEnvelope<T>(page: EncodedPage<T>, bind = ""): EncodedJson<{ data: T[]; next_cursor: string | null }> {
+  const cursor = page.next ? encodeCursor(page.next, bind) : null;
+  return new EncodedJson(Buffer.concat([DATA_OPEN, page.items, Buffer.from(`],"next_cursor":${JSON.stringify(cursor)}}`)]));
 }

@@ -18,9 +18,16 @@ export function errorEnvelope(code: ErrorCode, message: string, requestId: strin
   return { error: { code, message, doc_url: docUrl(code), request_id: requestId } };
 }
 
+/** A body of shape T already encoded as JSON (a list page written from binary rows): sent as it is. */
+export class EncodedJson<T = unknown> {
+  declare readonly shape?: T;
+  constructor(readonly bytes: Buffer<ArrayBuffer>) {}
+}
+
 export function jsonResponse(status: number, body: unknown, headers: Headers): Response {
   headers.set("Content-Type", "application/json; charset=utf-8");
-  return new Response(status === 204 ? null : JSON.stringify(body), { status, headers });
+  const payload = status === 204 ? null : body instanceof EncodedJson ? body.bytes : JSON.stringify(body);
+  return new Response(payload, { status, headers });
 }
 
 export function errorResponse(code: ErrorCode, message: string, requestId: string, headers: Headers): Response {

@@ -34,6 +34,7 @@
 import type { z } from "zod";
 import type { Scope } from "../domain/keys.server";
 import type { ErrorCode } from "../errors";
+import type { EncodedJson } from "./envelope.server";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -91,7 +92,7 @@ export interface RouteDef<
   errorCodes?: readonly ErrorCode[];
   handler(
     ctx: RouteContext<Out<PS, Record<string, string>>, Out<QS, Record<string, string>>, Out<BS, undefined>>,
-  ): Promise<RouteResult<z.input<RS>>> | RouteResult<z.input<RS>>;
+  ): Promise<RouteResult<z.input<RS> | EncodedJson<z.input<RS>>>> | RouteResult<z.input<RS> | EncodedJson<z.input<RS>>>;
 }
 
 /** Identity at runtime; exists so the handler's ctx and body are typed from the route's own schemas. */

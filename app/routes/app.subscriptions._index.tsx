@@ -26,7 +26,7 @@ import { adminContext } from "../admin/context.server";
 import { formatDate, formatMoney } from "../admin/format";
 import { StatusBadge } from "../admin/status-badge";
 import { decodeCursor, encodeCursor } from "../http/cursor.server";
-import { listSubscriptions, type SubscriptionJson } from "../domain/subscriptions.server";
+import { listSubscriptionRows, type SubscriptionJson } from "../domain/subscriptions.server";
 import { parseSubscriptionFilterQuery, SUBSCRIPTION_FILTER_NAMES, type SubscriptionFilterName } from "../surfaces/subscription-filters";
 import { ApiError } from "../errors";
 
@@ -49,7 +49,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       return json({ query, error: "That page link is no longer valid; start from the first page.", rows: none, nextCursor: null, paged: true });
     }
   }
-  const page = await listSubscriptions({ shopId: shop.id, canReadCustomers: true, filters: parsed.filters, page: { limit: PAGE_SIZE, after } });
+  const page = await listSubscriptionRows({ shopId: shop.id, filters: parsed.filters, page: { limit: PAGE_SIZE, after } });
   return json({ query, error: null, rows: page.data, nextCursor: page.next ? encodeCursor(page.next, shop.id) : null, paged: !!cursor });
 };
 

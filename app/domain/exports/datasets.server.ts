@@ -56,7 +56,7 @@ const money = (cents: number | null, currency: string) => (cents === null ? null
 
 // Each column twice: `value` for the JavaScript encoder (the reference) and `source`, the table
 // column the worker writes the same bytes from (./format-binary.ts; docs/decisions/090-export-lines-from-binary-copy.md).
-const SUBSCRIPTION_EXPORT_COLUMNS: BinaryColumn<ContractRow>[] = [
+export const SUBSCRIPTION_EXPORT_COLUMNS: Array<Column<ContractRow> & BinaryColumn> = [
   { label: "Contract ID", kind: "id", value: (r) => r.contract_gid, source: "contract_gid" },
   { label: "Status", kind: "enum", value: (r) => r.status, source: "status" },
   { label: "Next billing at", kind: "date", value: (r) => r.next_billing_at, source: "next_billing_at" },
@@ -107,11 +107,10 @@ async function* subscriptionRows(o: StreamOptions): AsyncGenerator<ContractRow[]
 }
 
 /** What a page's query selects, and the renderer of each format: built once per process. */
-const BINARY_COLUMNS = SUBSCRIPTION_EXPORT_COLUMNS as readonly BinaryColumn<unknown>[];
-const SUBSCRIPTION_SELECT = binarySelectList(BINARY_COLUMNS);
+const SUBSCRIPTION_SELECT = binarySelectList(SUBSCRIPTION_EXPORT_COLUMNS);
 const SUBSCRIPTION_RENDERERS: Record<ExportFormat, (copy: Buffer) => RenderedPage> = {
-  csv: binaryRenderer("csv", BINARY_COLUMNS),
-  jsonl: binaryRenderer("jsonl", BINARY_COLUMNS),
+  csv: binaryRenderer("csv", SUBSCRIPTION_EXPORT_COLUMNS),
+  jsonl: binaryRenderer("jsonl", SUBSCRIPTION_EXPORT_COLUMNS),
 };
 
 /**

@@ -5,25 +5,39 @@
 // tests/integration/exports/format-binary.test.ts compares the two on every kind and on the
 // characters that need escaping, and the golden files pin both.
 // docs/decisions/090-export-lines-from-binary-copy.md.
+// The Admin API's subscription list is written the same way (`json`: its objects, money as the
+// API's money object), against `subscriptionJson` as the reference;
+// docs/decisions/091-subscription-list-from-binary-copy.md.
 import { PG_EPOCH_MS, binaryRowsStart } from "../../pg-copy.server";
 import { minorUnitExponent } from "../money.server";
-import { snakeKey, type Column, type ColumnKind, type ExportFormat } from "./format";
+import { snakeKey, type ColumnKind, type ExportFormat } from "./format";
 
 /**
- * A column the binary renderer can write. `source` is the table column holding the cell's value
- * (for money, the integer minor units; `currency` names the column with its ISO 4217 code).
- * `value` stays: the JavaScript encoder is the reference the renderer is tested against.
+ * A column the binary renderer can write: its label (the JSON key is `snakeKey(label)`), its kind,
+ * and `source`, the table column holding the cell's value (for money, the integer minor units;
+ * `currency` names the column with its ISO 4217 code).
  */
-export interface BinaryColumn<R> extends Column<R> {
+export interface BinaryColumn {
+  label: string;
+  kind: ColumnKind;
   source: string;
   currency?: string;
 }
 
-/** One rendered page: the lines' bytes, how many rows, and the last row's key. */
+/**
+ * What a renderer writes: an export format's lines, or `json`, the objects of an API list page
+ * separated by commas (no brackets), money as `{"amount":...,"currency_code":...}` (`money()`,
+ * app/domain/money.server.ts).
+ */
+export type RenderFormat = ExportFormat | "json";
+
+/** One rendered page: the bytes, how many rows, the last row's key, and whether rows were left. */
 export interface RenderedPage {
   bytes: Buffer;
   rows: number;
   last: { at: Date; id: string } | null;
+  /** Rows followed the last one rendered (the renderer was told to stop at `maxRows`). */
+  more: boolean;
 }
 
 /**
@@ -206,7 +220,7 @@ function exponentOf(src: Buffer, at: number, len: number): number {
  * type whose binary form the renderer reads (a money cell is its amount and its currency), then
  * the row's key (created_at, id).
  */
-export function binarySelectList(columns: readonly BinaryColumn<unknown>[]): string {
+export function binarySelectList(columns: readonly BinaryColumn[]): string {
   const select: string[] = [];
   for (const c of columns) {
     const cast = CAST[c.kind];
@@ -218,20 +232,26 @@ export function binarySelectList(columns: readonly BinaryColumn<unknown>[]): str
 }
 
 /**
- * The renderer of one format for `columns`, built once per process: the lines of every row of
- * one binary COPY whose columns are `binarySelectList(columns)`. Per field: CSV writes
- * `"value"` (inner quotes doubled, the formula guard on free text, NULL as `""`), JSONL writes
- * `"key":value` (strings escaped as JSON.stringify does, NULL as null).
+ * The renderer of one format for `columns`, built once per process: the lines of the rows of one
+ * binary COPY whose columns are `binarySelectList(columns)`, at most `maxRows` of them. Per
+ * field: CSV writes `"value"` (inner quotes doubled, the formula guard on free text, NULL as
+ * `""`), JSONL and JSON write `"key":value` (strings escaped as JSON.stringify does, NULL as null).
  */
-export function binaryRenderer(format: ExportFormat, columns: readonly BinaryColumn<unknown>[]): (copy: Buffer) => RenderedPage {
+export function binaryRenderer(format: RenderFormat, columns: readonly BinaryColumn[]): (copy: Buffer, maxRows?: number) => RenderedPage {
   const csv = format === "csv";
+  const moneyObject = format === "json";
   const kinds = columns.map((c) => c.kind);
   // A money cell is two fields; the key adds two.
   const fieldsPerRow = columns.length + columns.filter((c) => c.currency).length + 2;
   // What goes before each cell: CSV `"` or `,"`; JSONL `{"key":` or `,"key":`.
   const before = columns.map((c, i) => Buffer.from(csv ? (i ? ',"' : '"') : `${i ? "," : "{"}${JSON.stringify(snakeKey(c.label))}:`, "utf8"));
   const leadViews = before.map(view);
-  const lineEnd = Buffer.from(csv ? "\r\n" : "}\n", "latin1");
+  // JSON objects are followed by a comma, and the last one's is cut at the end.
+  const lineEnd = Buffer.from(csv ? "\r\n" : moneyObject ? "}," : "}\n", "latin1");
+  // A JSON money object around the amount: `{"amount":"` before, `","currency_code":` after.
+  const AMOUNT_KEY = Buffer.from('{"amount":"', "latin1");
+  const CURRENCY_KEY = Buffer.from(',"currency_code":', "latin1");
+  const [AMOUNT_KEY_VIEW, CURRENCY_KEY_VIEW] = [view(AMOUNT_KEY), view(CURRENCY_KEY)];
 
   /**
    * A text cell: CSV with inner quotes doubled (and the formula guard), JSON as a JSON string.
@@ -272,7 +292,7 @@ export function binaryRenderer(format: ExportFormat, columns: readonly BinaryCol
     return p;
   }
 
-  function render(copy: Buffer): RenderedPage {
+  function render(copy: Buffer, maxRows = Number.POSITIVE_INFINITY): RenderedPage {
     let at = binaryRowsStart(copy);
     const sv = view(copy);
     let buf: Buffer = Buffer.allocUnsafe(copy.length * 2 + 4096);
@@ -280,18 +300,25 @@ export function binaryRenderer(format: ExportFormat, columns: readonly BinaryCol
     let p = 0;
     let rows = 0;
     let keyAt = -1;
+    let more = false;
     for (;;) {
       const fields = ((copy[at] << 24) | (copy[at + 1] << 16)) >> 16; // signed int16
       at += 2;
       if (fields === -1) break; // the trailer
+      if (rows === maxRows) {
+        more = true;
+        break;
+      }
       if (fields !== fieldsPerRow) throw new Error(`binary COPY row of ${fields} fields, expected ${fieldsPerRow}`);
       for (let c = 0; c < kinds.length; c++) {
         const kind = kinds[c];
         const len = int32(copy, at);
         at += 4;
         const lead = before[c];
-        // The most a cell can take: six bytes per input byte (a JSON \u00XX escape), and digits.
-        const need = lead.length + 6 * Math.max(len, 0) + 48;
+        // The most a cell can take: six bytes per input byte (a JSON \u00XX escape), digits, and
+        // a money object's keys and currency (the field after the amount).
+        const currencyLen = kind === "money" && len >= 0 ? int32(copy, at + len) : 0;
+        const need = lead.length + 6 * Math.max(len, 0) + 48 + (moneyObject ? 6 * Math.max(currencyLen, 0) + 32 : 0);
         if (p + need > buf.length) dv = view((buf = grown(buf, p, need)));
         p = copyRun(buf, dv, p, lead, leadViews[c], 0, lead.length);
         if (len < 0) {
@@ -310,10 +337,15 @@ export function binaryRenderer(format: ExportFormat, columns: readonly BinaryCol
           p = digits(buf, p, Math.abs(n), 1);
           if (csv) buf[p++] = QUOTE;
         } else if (kind === "money") {
-          const currencyLen = int32(copy, at + 8);
-          if (!csv) buf[p++] = QUOTE;
+          if (moneyObject) p = copyRun(buf, dv, p, AMOUNT_KEY, AMOUNT_KEY_VIEW, 0, AMOUNT_KEY.length);
+          else if (!csv) buf[p++] = QUOTE;
           p = writeMinor(buf, p, int64(copy, at), exponentOf(copy, at + 12, currencyLen));
           buf[p++] = QUOTE;
+          if (moneyObject) {
+            p = copyRun(buf, dv, p, CURRENCY_KEY, CURRENCY_KEY_VIEW, 0, CURRENCY_KEY.length);
+            p = writeText(buf, dv, p, copy, sv, at + 12, currencyLen, "enum");
+            buf[p++] = 0x7d;
+          }
           at += 4 + Math.max(currencyLen, 0);
         } else {
           p = writeText(buf, dv, p, copy, sv, at, len, kind);
@@ -335,7 +367,7 @@ export function binaryRenderer(format: ExportFormat, columns: readonly BinaryCol
             at: new Date(timestampMs(copy, keyAt + 4)),
             id: copy.toString("utf8", keyAt + 16, keyAt + 16 + int32(copy, keyAt + 12)),
           };
-    return { bytes: buf.subarray(0, p), rows, last };
+    return { bytes: buf.subarray(0, moneyObject && rows ? p - 1 : p), rows, last, more };
   }
 
   return render;

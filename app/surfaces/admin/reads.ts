@@ -4,9 +4,9 @@
 // the strict query schemas (a typo never silently widens a list).
 import { z } from "zod";
 import { defineRoute, type AnyRoute, type RouteContext } from "../../http/route";
-import { decodeCursor, toEnvelope } from "../../http/cursor.server";
+import { decodeCursor, toEncodedEnvelope, toEnvelope } from "../../http/cursor.server";
 import { contractGid, rowId } from "../../http/ids";
-import { clampLimit, type PageRequest, type PageResult } from "../../domain/paging.server";
+import { clampLimit, type EncodedPage, type PageRequest, type PageResult } from "../../domain/paging.server";
 import { getSubscription, listSubscriptions, parseSubscriptionFilters } from "../../domain/subscriptions.server";
 import { listPlans, parsePlanFilters } from "../../domain/plans.server";
 import { listBoxes, listBundles, parsePeriod } from "../../domain/bundles.server";
@@ -34,9 +34,10 @@ function page(query: Q, bind: string): PageRequest {
 
 const bindOf = (list: string, query: Q, filterNames: string[]) => [list, ...filterNames.map((n) => `${n}=${query[n] ?? ""}`)].join("|");
 
-async function listed<T>(query: Q, list: string, filterNames: string[], fetch: (p: PageRequest) => Promise<PageResult<T>>) {
+async function listed<T>(query: Q, list: string, filterNames: string[], fetch: (p: PageRequest) => Promise<PageResult<T> | EncodedPage<T>>) {
   const bind = bindOf(list, query, filterNames);
-  return { body: toEnvelope(await fetch(page(query, bind)), bind) };
+  const result = await fetch(page(query, bind));
+  return { body: "items" in result ? toEncodedEnvelope(result, bind) : toEnvelope(result, bind) };
 }
 
 const readCustomers = (ctx: Pick<RouteContext, "hasScope">) => ctx.hasScope("read:customers");
@@ -57,7 +58,7 @@ export const adminReadRoutes: AnyRoute[] = [
     tags: ["Subscriptions"],
     handler: (ctx) =>
       listed(ctx.query, "subscriptions", ["status", "plan_id", "customer_id", "updated_after"], (p) =>
-        listSubscriptions({ shopId: ctx.shop.id, canReadCustomers: readCustomers(ctx), filters: parseSubscriptionFilters(ctx.query), page: p }),
+        listSubscriptions({ shopId: ctx.shop.id, filters: parseSubscriptionFilters(ctx.query), page: p }),
       ),
   }),
   defineRoute({

@@ -4,15 +4,19 @@
 // stress every rule (every control character, quotes, backslashes, formula starts, astral
 // characters, money in 0-, 2- and 3-decimal currencies, negative and null amounts, null dates,
 // millisecond timestamps, years far from 2000), across keyset page boundaries and with filters.
+// The Admin API's subscription list (`json`, docs/decisions/091-subscription-list-from-binary-copy.md)
+// is held to JSON.stringify of `subscriptionJson`, its reference, on the same rows.
 import { Prisma } from "@prisma/client";
 import fc from "fast-check";
-import { DATASETS, subscriptionPageSql } from "../../../app/domain/exports/datasets.server";
+import { DATASETS, SUBSCRIPTION_EXPORT_COLUMNS, subscriptionPageSql } from "../../../app/domain/exports/datasets.server";
 import { encoder, type ExportFormat } from "../../../app/domain/exports/format";
-import { binaryRenderer, hasQuote, jsonEscapes, type BinaryColumn } from "../../../app/domain/exports/format-binary";
+import { binaryRenderer, hasQuote, jsonEscapes } from "../../../app/domain/exports/format-binary";
 import { hotQuery } from "../../../app/pg.server";
 import { copyBinary } from "../../../app/pg-copy.server";
 import { streamDataset } from "../../../app/domain/exports/stream.server";
 import type { SubscriptionFilterOptions } from "../../../app/domain/subscription-filters.server";
+import { listSubscriptions, subscriptionJson, type ContractRow } from "../../../app/domain/subscriptions.server";
+import type { Keyset } from "../../../app/domain/paging.server";
 import { createAdminShop, gid, insertContracts, type ContractSeed } from "../../support/admin-factories";
 
 const NOW = new Date("2026-06-15T12:00:00Z");
@@ -41,6 +45,27 @@ async function viaStream(format: ExportFormat, shopId: string, filters: Subscrip
     chunks++;
   }
   return { text, rows, chunks };
+}
+
+/** The API list's reference: every row through `subscriptionJson` and JSON.stringify, as one array. */
+async function apiReference(shopId: string, filters: SubscriptionFilterOptions): Promise<string> {
+  const rows: ContractRow[] = [];
+  for await (const page of ds.rows({ shopId, filters, now: NOW, pageSize: 1000 })) rows.push(...page);
+  return JSON.stringify(rows.map(subscriptionJson));
+}
+
+/** The API list paged to the end with `limit`: the pages' items joined into one array; each page's continuation checked. */
+async function viaApi(shopId: string, filters: SubscriptionFilterOptions, limit: number): Promise<string> {
+  const items: string[] = [];
+  let after: Keyset | null = null;
+  do {
+    const page = await listSubscriptions({ shopId, filters, page: { limit, after }, now: NOW });
+    const rows = JSON.parse(`[${page.items.toString("utf8")}]`) as Array<{ created_at: string }>;
+    if (page.next) expect(rows.length).toBe(limit);
+    if (page.items.length) items.push(page.items.toString("utf8"));
+    after = page.next;
+  } while (after);
+  return `[${items.join(",")}]`;
 }
 
 const CONTROLS = Array.from({ length: 31 }, (_, i) => String.fromCharCode(i + 1)).join("");
@@ -116,6 +141,8 @@ describe("the subscriptions dataset written from binary COPY rows", () => {
         expect(Buffer.from(got.text).equals(Buffer.from(reference.text)), `${format}, pages of ${pageSize}`).toBe(true);
       }
     }
+    const api = await apiReference(shop.id, {});
+    for (const limit of [1, 2, 5, 250]) expect(await viaApi(shop.id, {}, limit), `API pages of ${limit}`).toBe(api);
     // JSONL stays parseable and the values are the exact strings.
     const lines = (await viaStream("jsonl", shop.id, {}, 3)).text
       .split("\n")
@@ -147,6 +174,7 @@ describe("the subscriptions dataset written from binary COPY rows", () => {
           const b = await viaStream(format, shop.id, filters, pageSize);
           expect(b.rows).toBe(a.rows);
           expect(b.text).toBe(a.text);
+          expect(await viaApi(shop.id, filters, pageSize)).toBe(await apiReference(shop.id, filters));
         },
       ),
       { numRuns: 25 },
@@ -162,7 +190,7 @@ describe("the subscriptions dataset written from binary COPY rows", () => {
       orderName: '\u001f"'.repeat(50),
       createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000),
     }));
-    const render = binaryRenderer("jsonl", ds.columns as readonly BinaryColumn<unknown>[]);
+    const render = binaryRenderer("jsonl", SUBSCRIPTION_EXPORT_COLUMNS);
     const copy = await copyBinary(subscriptionPageSql(shop.id, {}, NOW, { after: null, upto: null }, 1000));
     expect(render(copy).bytes.length).toBeGreaterThan(copy.length * 2 + 4096);
     for (const format of ["csv", "jsonl"] as const) {
@@ -187,7 +215,7 @@ describe("the subscriptions dataset written from binary COPY rows", () => {
     const [third] = await hotQuery<{ created_at: Date; id: string }>(
       Prisma.sql`SELECT created_at, id FROM contracts WHERE shop_id = ${shop.id} ORDER BY created_at DESC, id DESC OFFSET 2 LIMIT 1`,
     );
-    const render = binaryRenderer("csv", ds.columns as readonly BinaryColumn<unknown>[]);
+    const render = binaryRenderer("csv", SUBSCRIPTION_EXPORT_COLUMNS);
     const page = render(await copyBinary(subscriptionPageSql(shop.id, {}, NOW, { after: null, upto: null }, 3)));
     expect(page.rows).toBe(3);
     expect(page.last).toEqual({ at: third.created_at, id: third.id });
@@ -200,11 +228,11 @@ describe("the subscriptions dataset written from binary COPY rows", () => {
     ).toEqual(["P4", "P3", "P2"]);
 
     const empty = render(await copyBinary(subscriptionPageSql(shop.id, { product: "none" }, NOW, { after: null, upto: null }, 3)));
-    expect(empty).toEqual({ bytes: Buffer.alloc(0), rows: 0, last: null });
+    expect(empty).toEqual({ bytes: Buffer.alloc(0), rows: 0, last: null, more: false });
   });
 
   it("refuses a COPY whose rows are not the columns it renders", async () => {
-    const render = binaryRenderer("jsonl", ds.columns as readonly BinaryColumn<unknown>[]);
+    const render = binaryRenderer("jsonl", SUBSCRIPTION_EXPORT_COLUMNS);
     const copy = await copyBinary(Prisma.sql`SELECT 1::int8, 'x'::text`);
     expect(() => render(copy)).toThrow(/binary COPY row of 2 fields/);
   });

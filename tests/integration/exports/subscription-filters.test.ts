@@ -2,7 +2,7 @@
 // app/domain/subscription-filters.server.ts agrees with a plain recount of the filter rules
 // (docs/decisions/055-subscription-filters.md) for random filter combinations, paged by keyset to the end.
 import fc from "fast-check";
-import { listSubscriptions } from "../../../app/domain/subscriptions.server";
+import { listSubscriptionRows } from "../../../app/domain/subscriptions.server";
 import type { SubscriptionFilterOptions } from "../../../app/domain/subscription-filters.server";
 import { parseSubscriptionFilterInput } from "../../../app/surfaces/subscription-filters";
 import { createAdminShop, gid, insertContracts, type ContractSeed } from "../../support/admin-factories";
@@ -43,7 +43,7 @@ async function listAll(shopId: string, filters: SubscriptionFilterOptions, limit
   const out: string[] = [];
   let after = null;
   do {
-    const page = await listSubscriptions({ shopId, canReadCustomers: false, filters, page: { limit, after }, now: NOW });
+    const page = await listSubscriptionRows({ shopId, filters, page: { limit, after }, now: NOW });
     out.push(...page.data.map((d) => d.contract_id));
     after = page.next;
   } while (after);
