@@ -69,6 +69,12 @@ describe("envelope and request ids", () => {
     expect(a).toMatch(REQUEST_ID_RE);
     expect(a < b).toBe(true);
   });
+  it("request ids never repeat within a millisecond, across refills of the random pool", () => {
+    // 1,000 ids take 16,000 random bytes: the 4 KiB pool is refilled three times.
+    const ids = Array.from({ length: 1000 }, () => newRequestId(1_700_000_000_000));
+    expect(new Set(ids).size).toBe(1000);
+    expect(new Set(ids.map((id) => id.slice(-16))).size).toBe(1000);
+  });
 });
 
 describe("route matching", () => {
