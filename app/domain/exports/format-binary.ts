@@ -215,6 +215,11 @@ function exponentOf(src: Buffer, at: number, len: number): number {
   return exp;
 }
 
+// A JSON money object around the amount: `{"amount":"` before, `","currency_code":` after.
+const AMOUNT_KEY = Buffer.from('{"amount":"', "latin1");
+const CURRENCY_KEY = Buffer.from(',"currency_code":', "latin1");
+const [AMOUNT_KEY_VIEW, CURRENCY_KEY_VIEW] = [view(AMOUNT_KEY), view(CURRENCY_KEY)];
+
 /**
  * The SELECT list a page's query reads for `columns`: the cells in column order, each cast to the
  * type whose binary form the renderer reads (a money cell is its amount and its currency), then
@@ -248,10 +253,6 @@ export function binaryRenderer(format: RenderFormat, columns: readonly BinaryCol
   const leadViews = before.map(view);
   // JSON objects are followed by a comma, and the last one's is cut at the end.
   const lineEnd = Buffer.from(csv ? "\r\n" : moneyObject ? "}," : "}\n", "latin1");
-  // A JSON money object around the amount: `{"amount":"` before, `","currency_code":` after.
-  const AMOUNT_KEY = Buffer.from('{"amount":"', "latin1");
-  const CURRENCY_KEY = Buffer.from(',"currency_code":', "latin1");
-  const [AMOUNT_KEY_VIEW, CURRENCY_KEY_VIEW] = [view(AMOUNT_KEY), view(CURRENCY_KEY)];
 
   /**
    * A text cell: CSV with inner quotes doubled (and the formula guard), JSON as a JSON string.
