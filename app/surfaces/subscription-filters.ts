@@ -96,6 +96,9 @@ export const subscriptionFiltersSchema = z
       const v = w[name];
       if (v === undefined) continue;
       if (v.length > MAX_TEXT) return fail(ctx, name, `${name} is longer than ${MAX_TEXT} characters`);
+      // No PostgreSQL text holds a NUL, so no row could match, and the page's COPY statement
+      // (docs/decisions/090) cannot carry one: refused here, not failed later as a query.
+      if (v.includes("\u0000")) return fail(ctx, name, `${name} contains a NUL character`);
       if (name === "q") out.q = v;
       else out[name] = v;
     }

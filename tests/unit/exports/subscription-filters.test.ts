@@ -45,6 +45,10 @@ describe("subscription filters: parsing", () => {
     });
   });
 
+  it("a NUL character in free text is refused, naming the filter", () => {
+    for (const name of ["product", "frequency", "q"]) expect(refused({ [name]: "cof\u0000fee" })).toMatch(new RegExp(`${name}.*NUL`));
+  });
+
   it("an empty object, and empty strings, mean no filter", () => {
     expect(ok({})).toEqual({});
     expect(ok({ status: "", q: "", plan: "" })).toEqual({});
