@@ -121,6 +121,7 @@ async function main() {
   const { publishEventNow, eventIdFor } = await import("../app/domain/webhooks/publish.server");
   const { deliveryBody } = await import("../app/domain/webhooks/deliver.server");
   const { signatureHeader } = await import("../app/domain/webhooks/signature");
+  const { webhookJobConcurrency } = await import("../app/domain/webhooks/jobs.server");
 
   await prisma.shop.deleteMany({ where: { domain: SHOP_DOMAIN } });
   // Every run writes and deletes 100,000 deliveries and attempts. Without a vacuum between runs
@@ -247,18 +248,16 @@ async function main() {
     `published ${fmt(EVENTS)} events (${fmt(total)} deliveries written and queued) in ${publishedS.toFixed(1)} s = ${fmt(EVENTS / publishedS)} events/s (8 publishers)`,
   );
 
-  // A job attempts one event's deliveries at once, one per endpoint. Four times the jobs that
-  // fill BENCH_CONCURRENCY requests, so some load and record while others send (twice measured
-  // 16 % slower; docs/decisions/077); WEBHOOK_MAX_IN_FLIGHT holds the requests in flight to
-  // BENCH_CONCURRENCY in all, as in the bare loop.
+  // WEBHOOK_MAX_IN_FLIGHT holds the requests in flight to BENCH_CONCURRENCY in all, as in the
+  // bare loop; the worker runs the jobs that keeps busy (webhookJobConcurrency, as in production).
   const inFlight = Math.max(1, Math.round(CONCURRENCY / WORKERS));
-  const perWorker = Math.max(1, Math.round((4 * inFlight) / ENDPOINTS));
+  const perWorker = webhookJobConcurrency(inFlight, 1);
   const workers = await Promise.all(
     Array.from({ length: WORKERS }, async () => {
       const child = spawnBundledWorker({
         ...process.env,
         WORKER_QUEUES: "webhooks",
-        WORKER_CONCURRENCY: String(perWorker),
+        WORKER_CONCURRENCY: "1",
         WEBHOOK_MAX_IN_FLIGHT: String(inFlight),
         NODE_EXTRA_CA_CERTS: cert.certPath,
       });

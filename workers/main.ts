@@ -9,6 +9,7 @@ applyLocalDefaults();
 const { env } = await import("../app/env.server");
 const { QUEUES, closeQueues, createWorker } = await import("../app/queues.server");
 const { PROCESSORS } = await import("./processors");
+const { webhookJobConcurrency } = await import("../app/domain/webhooks/jobs.server");
 const { assertSchedules, keepSchedules } = await import("./schedules");
 const { log } = await import("../app/log.server");
 
@@ -31,7 +32,7 @@ const graceMs = config.WORKER_SHUTDOWN_GRACE_MS;
 function startWorker<Q extends QueueName>(name: Q) {
   if (!Object.hasOwn(PROCESSORS, name)) throw new Error(`Unknown queue in WORKER_QUEUES: ${name}`);
   const worker = createWorker(name, PROCESSORS[name], {
-    concurrency: config.WORKER_CONCURRENCY,
+    concurrency: name === QUEUES.webhooks ? webhookJobConcurrency(config.WEBHOOK_MAX_IN_FLIGHT, config.WORKER_CONCURRENCY) : config.WORKER_CONCURRENCY,
     lockDuration,
     stalledInterval: lockDuration,
     maxStalledCount: 5,
