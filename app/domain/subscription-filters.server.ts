@@ -100,6 +100,25 @@ export function subscriptionFilterSql(shopId: string, f: SubscriptionFilterOptio
   return Prisma.sql`${Prisma.join(parts, " AND ")}${afterSql(opts.after ?? null)}`;
 }
 
+/**
+ * A keyset page of the shop's filtered contracts, newest first (created_at desc, id desc): the
+ * `select` list of at most `limit` rows (every row when null) after `opts.after` and, when `upto`
+ * is given, down to that row (inclusive). The one page query of the Admin API list, the export
+ * dataset's ranges and its JavaScript reference.
+ */
+export function subscriptionPageQuery(
+  select: string,
+  shopId: string,
+  f: SubscriptionFilterOptions,
+  opts: FilterSqlOptions & { upto?: Keyset | null },
+  limit: number | null,
+): Prisma.Sql {
+  const upto = opts.upto ? Prisma.sql` AND (created_at, id) >= (${opts.upto.createdAt}, ${opts.upto.id})` : Prisma.empty;
+  return Prisma.sql`SELECT ${Prisma.raw(select)} FROM contracts
+    WHERE ${subscriptionFilterSql(shopId, f, opts)}${upto}
+    ORDER BY created_at DESC, id DESC${limit === null ? Prisma.empty : Prisma.sql` LIMIT ${limit}`}`;
+}
+
 /** True when no filter is set (the page shows "all subscriptions"). */
 export function isUnfiltered(f: SubscriptionFilterOptions): boolean {
   return Object.values(f).every((v) => v === undefined);

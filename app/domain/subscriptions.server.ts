@@ -1,14 +1,13 @@
 // Subscription reads over the contract mirror (/docs#tag/Admin-API:-Subscriptions; the mirror row, GET
 // /subscriptions, GET /subscriptions/{contract_gid}). Only contracts created by the service are
 // visible; any other contract is the same 404 as an unknown id.
-import { Prisma } from "@prisma/client";
 import { copyBinary } from "../pg-copy.server";
 import { prisma } from "../db.server";
 import { ApiError } from "../errors";
 import { money, iso, type Money } from "./money.server";
 import { decodedPage, type EncodedPage, type PageRequest, type PageResult } from "./paging.server";
 import { binaryRenderer, binarySelectList, type BinaryColumn } from "./exports/format-binary";
-import { SUBSCRIPTION_FILTER_STATUSES, subscriptionFilterSql, type SubscriptionFilterOptions } from "./subscription-filters.server";
+import { SUBSCRIPTION_FILTER_STATUSES, subscriptionPageQuery, type SubscriptionFilterOptions } from "./subscription-filters.server";
 import { enumParam, gidParam, timestampParam, type Query } from "./query.server";
 import { giftJson, type GiftJson } from "./gifts.server";
 
@@ -154,14 +153,7 @@ interface SubscriptionListRequest {
 /** One keyset page of GET /subscriptions, its objects already JSON (the list the benches measure). */
 export async function listSubscriptions(ctx: SubscriptionListRequest): Promise<EncodedPage<SubscriptionJson>> {
   const { limit, after } = ctx.page;
-  const page = renderList(
-    await copyBinary(Prisma.sql`
-      SELECT ${Prisma.raw(LIST_SELECT)} FROM contracts
-      WHERE ${subscriptionFilterSql(ctx.shopId, ctx.filters, { after, now: ctx.now })}
-      ORDER BY created_at DESC, id DESC
-      LIMIT ${limit + 1}`),
-    limit,
-  );
+  const page = renderList(await copyBinary(subscriptionPageQuery(LIST_SELECT, ctx.shopId, ctx.filters, { after, now: ctx.now }, limit + 1)), limit);
   return { items: page.bytes, next: page.more && page.last ? { createdAt: page.last.at, id: page.last.id } : null };
 }
 

@@ -11,7 +11,7 @@ import { copyBinary } from "../../pg-copy.server";
 import { formatMinor } from "../money.server";
 import { KEYSET_ORDER, afterWhere, type Keyset } from "../paging.server";
 import { SUBSCRIPTION_COLUMNS, type ContractRow } from "../subscriptions.server";
-import { subscriptionFilterSql, type SubscriptionFilterOptions } from "../subscription-filters.server";
+import { subscriptionFilterSql, subscriptionPageQuery, type SubscriptionFilterOptions } from "../subscription-filters.server";
 import type { Scope } from "../keys.server";
 import type { Column, ExportFormat } from "./format";
 import { binaryRenderer, binarySelectList, type BinaryColumn, type RenderedPage } from "./format-binary";
@@ -89,9 +89,7 @@ export const SUBSCRIPTION_EXPORT_COLUMNS: Array<Column<ContractRow> & BinaryColu
 
 /** The keyset query of the subscriptions dataset (bench/export.ts runs COPY over the same text). */
 export function subscriptionExportSql(shopId: string, filters: SubscriptionFilterOptions, now: Date, after: Keyset | null, limit: number | null): Prisma.Sql {
-  return Prisma.sql`SELECT ${Prisma.raw(SUBSCRIPTION_COLUMNS)} FROM contracts
-    WHERE ${subscriptionFilterSql(shopId, filters, { after, now })}
-    ORDER BY created_at DESC, id DESC${limit === null ? Prisma.empty : Prisma.sql` LIMIT ${limit}`}`;
+  return subscriptionPageQuery(SUBSCRIPTION_COLUMNS, shopId, filters, { after, now }, limit);
 }
 
 async function* subscriptionRows(o: StreamOptions): AsyncGenerator<ContractRow[]> {
@@ -137,10 +135,7 @@ export function subscriptionPageSql(
   range: { after: Keyset | null; upto: Keyset | null },
   limit: number,
 ): Prisma.Sql {
-  const upto = range.upto ? Prisma.sql` AND (created_at, id) >= (${range.upto.createdAt}, ${range.upto.id})` : Prisma.empty;
-  return Prisma.sql`SELECT ${Prisma.raw(SUBSCRIPTION_SELECT)} FROM contracts
-    WHERE ${subscriptionFilterSql(shopId, filters, { after: range.after, now })}${upto}
-    ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
+  return subscriptionPageQuery(SUBSCRIPTION_SELECT, shopId, filters, { ...range, now }, limit);
 }
 
 /**

@@ -97,13 +97,13 @@ export function mapContract(c: GqlContract): PlatformContract {
   };
 }
 
-/** What each contract status mutation (pause, activate, cancel) returns. */
 /** The selection of every status change (pause, activate, cancel): the payload StatusChangePayload types. */
 export const STATUS_CHANGE_FIELDS = /* GraphQL */ `
   contract { id status }
   userErrors { field message code }
 `;
 
+/** What each contract status mutation (pause, activate, cancel) returns. */
 export interface StatusChangePayload {
   contract: { id: string; status: ContractStatus } | null;
   userErrors: GqlUserError[];
