@@ -22,6 +22,11 @@ export function errorEnvelope(code: ErrorCode, message: string, requestId: strin
 export class EncodedJson<T = unknown> {
   declare readonly shape?: T;
   constructor(readonly bytes: Buffer<ArrayBuffer>) {}
+
+  /** JSON.stringify elsewhere (the idempotency layer's stored outcome) gives the same JSON back. */
+  toJSON(): T {
+    return JSON.parse(this.bytes.toString("utf8")) as T;
+  }
 }
 
 export function jsonResponse(status: number, body: unknown, headers: Headers): Response {

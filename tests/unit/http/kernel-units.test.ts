@@ -5,7 +5,7 @@ import { z } from "zod";
 import { digestsEqual, hashSecret, MINTABLE_SCOPES, UNBUILT_SCOPES, validateScopes } from "../../../app/domain/keys.server";
 import { issueCustomerSession, verifyCustomerSession } from "../../../app/domain/customer-session.server";
 import { decodeCursor, encodeCursor } from "../../../app/http/cursor.server";
-import { errorEnvelope } from "../../../app/http/envelope.server";
+import { EncodedJson, errorEnvelope } from "../../../app/http/envelope.server";
 import { newRequestId, REQUEST_ID_RE } from "../../../app/http/request-id.server";
 import { compileRoutes, defineRoute, matchRoute } from "../../../app/http/route";
 import { readBody, MAX_BODY_BYTES } from "../../../app/http/body.server";
@@ -62,6 +62,12 @@ describe("envelope and request ids", () => {
     const e = errorEnvelope("not_found", "nope", "req_x");
     expect(Object.keys(e.error).sort()).toEqual(["code", "doc_url", "message", "request_id"]);
     expect(e.error.doc_url).toBe(`${process.env.SHOPIFY_APP_URL}/docs/api/errors#not_found`);
+  });
+  it("an already-encoded body stringifies to its own JSON (what the idempotency layer stores)", () => {
+    const text = '{"data":[{"amount":"1.50","title":"caf\u00e9 \\"x\\""}],"next_cursor":null}';
+    const body = new EncodedJson(Buffer.from(text));
+    expect(JSON.stringify(body)).toBe(JSON.stringify(JSON.parse(text)));
+    expect(JSON.parse(JSON.stringify({ body }))).toEqual({ body: JSON.parse(text) });
   });
   it("request ids are req_ + 26 chars and sort by time", () => {
     const a = newRequestId(1_700_000_000_000);
