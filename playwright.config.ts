@@ -1,7 +1,7 @@
 // End-to-end tests in Debian's chromium (no Playwright browser download on these machines).
 // The web server is the built app with its simulator, on ports of its own and the e2e database.
 import { defineConfig } from "@playwright/test";
-import { E2E_PORT as PORT } from "./tests/setup/workers";
+import { CHROMIUM_PATH, E2E_PORT as PORT } from "./tests/setup/workers";
 
 export const E2E_BASE_URL = `http://127.0.0.1:${PORT}`;
 
@@ -16,7 +16,7 @@ export default defineConfig({
     // Headless Chromium says "HeadlessChrome", which the Shopify library answers with 410 as a bot.
     userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: CHROMIUM_PATH,
       args: [
         "--no-sandbox",
         "--disable-gpu",

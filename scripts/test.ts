@@ -1,4 +1,5 @@
 // `npm test`: every test, against the real PostgreSQL and Redis.
+//   0. services: PostgreSQL and Redis reachable, Debian's chromium installed (apt) when missing
 //   1. migrate a template database (each Vitest worker gets a clone: tests/setup/global.ts)
 //   2. generate the Prisma client, type-check, lint and check formatting (docs/decisions/047) and
 //      build the Remix app (integration tests serve the build)
@@ -8,8 +9,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, mkdirSync } from "node:fs";
 import pg from "pg";
 import { applyLocalDefaults } from "./local-env";
-import { checkRedis } from "./services";
-import { PG_BASE, REDIS_URL, RUN_ID, PORT_BASE, TEMPLATE_DB } from "../tests/setup/workers";
+import { checkRedis, ensureChromium } from "./services";
+import { CHROMIUM_PATH, PG_BASE, REDIS_URL, RUN_ID, PORT_BASE, TEMPLATE_DB } from "../tests/setup/workers";
 
 applyLocalDefaults();
 process.env.CHECKPOINT_DISABLE = "1";
@@ -34,6 +35,13 @@ await admin.query(`DROP DATABASE IF EXISTS "${TEMPLATE_DB}" WITH (FORCE)`);
 await admin.query(`CREATE DATABASE "${TEMPLATE_DB}"`);
 await admin.end();
 await checkRedis(REDIS_URL);
+try {
+  ensureChromium(CHROMIUM_PATH, { chosen: process.env.CHROMIUM_PATH !== undefined });
+} catch (err) {
+  console.error(`\n[test] ${(err as Error).message}`);
+  console.log("\n0 passed, 1 failed");
+  process.exit(1);
+}
 
 step("migrating the template database");
 const env = { ...process.env, DATABASE_URL: templateUrl };
