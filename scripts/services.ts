@@ -85,7 +85,8 @@ function aptInstallChromium(): void {
     ["apt-get", "install", "-y", "-qq", "chromium"],
   ]) {
     const [cmd, ...rest] = [...prefix, ...args];
-    spawnSync(cmd, rest, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    // apt's progress (hundreds of lines) is dropped; its errors still show.
+    spawnSync(cmd, rest, { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
   }
 }
 
