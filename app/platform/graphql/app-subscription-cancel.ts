@@ -1,5 +1,7 @@
 // appSubscriptionCancel: ends the app's recurring charge (downgrade to Free).
 import { assertNoUserErrors } from "../errors";
+import type { GqlUserError } from "./contract-fields";
+
 export const APP_SUBSCRIPTION_CANCEL = /* GraphQL */ `
   mutation AppSubscriptionCancel($id: ID!) {
     appSubscriptionCancel(id: $id) {
@@ -18,7 +20,7 @@ export const APP_SUBSCRIPTION_CANCEL = /* GraphQL */ `
 export interface AppSubscriptionCancelResult {
   appSubscriptionCancel: {
     appSubscription: { id: string; status: string } | null;
-    userErrors: { field: string[] | null; message: string }[];
+    userErrors: GqlUserError[];
   };
 }
 

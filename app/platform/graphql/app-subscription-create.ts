@@ -3,6 +3,7 @@
 // once (APPLY_IMMEDIATELY), so upgrading never leaves two live charges.
 import { assertNoUserErrors } from "../errors";
 import type { AppChargeRequest, AppChargeCreated } from "../port";
+import type { GqlUserError } from "./contract-fields";
 
 export const APP_SUBSCRIPTION_CREATE = /* GraphQL */ `
   mutation AppSubscriptionCreate($name: String!, $returnUrl: URL!, $test: Boolean, $lineItems: [AppSubscriptionLineItemInput!]!) {
@@ -24,7 +25,7 @@ export interface AppSubscriptionCreateResult {
   appSubscriptionCreate: {
     appSubscription: { id: string; status: string } | null;
     confirmationUrl: string | null;
-    userErrors: { field: string[] | null; message: string }[];
+    userErrors: GqlUserError[];
   };
 }
 
