@@ -2,8 +2,8 @@
 // (scripts/run-all.ts; docs/decisions/089-compiled-workers.md), built here first so that
 // `npm run bench:*` works right after `npm ci`.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { WORKERS_BUNDLE } from "../scripts/bundles";
 
-const WORKERS_BUNDLE = "build/workers/main.mjs";
 let built = false;
 
 /** workers/main.ts as production runs it, with `env`; its stdout is piped, stderr inherited. */

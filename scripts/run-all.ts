@@ -5,6 +5,7 @@
 // SIGTERM stops them all together (SIGTERM, then SIGKILL after 30 s) and exits 0.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
+import { WEB_BUNDLE, WORKERS_BUNDLE } from "./bundles";
 import { applyLocalDefaults } from "./local-env";
 import { assertDatabaseReady } from "./services";
 
@@ -13,8 +14,6 @@ const dev = process.argv.includes("--dev");
 // `npm start` runs the build (the Remix app and the workers' bundle), and every child needs a
 // migrated database: without them the children would crash and be restarted forever, so say
 // what to run instead.
-const WORKERS_BUNDLE = "build/workers/main.mjs";
-const WEB_BUNDLE = "build/server.mjs";
 for (const built of dev ? [] : ["build/index.js", WORKERS_BUNDLE, WEB_BUNDLE]) {
   if (!existsSync(built)) {
     console.error(`[run-all] No build at ${built}: run \`npm run build\` first (\`npm run demo\` does).`);
