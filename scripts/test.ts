@@ -17,14 +17,19 @@ process.env.CHECKPOINT_DISABLE = "1";
 const templateUrl = `${PG_BASE}/${TEMPLATE_DB}`;
 const step = (msg: string) => console.log(`\n[test] ${msg}`);
 
+/** Ends the run before any test ran, with a plain message and the closing count line. */
+function stop(message: string): never {
+  console.error(`\n[test] ${message}`);
+  console.log("\n0 passed, 1 failed");
+  process.exit(1);
+}
+
 /** Runs a setup step; a failure ends the run with a plain message (the tool printed its own). */
 function must(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
   try {
     execFileSync(cmd, args, { stdio: "inherit", env });
   } catch {
-    console.error(`\n[test] failed: ${cmd.split("/").pop()} ${args.join(" ")}`);
-    console.log("\n0 passed, 1 failed");
-    process.exit(1);
+    stop(`failed: ${cmd.split("/").pop()} ${args.join(" ")}`);
   }
 }
 
@@ -38,9 +43,7 @@ await checkRedis(REDIS_URL);
 try {
   ensureChromium(CHROMIUM_PATH, { chosen: process.env.CHROMIUM_PATH !== undefined });
 } catch (err) {
-  console.error(`\n[test] ${(err as Error).message}`);
-  console.log("\n0 passed, 1 failed");
-  process.exit(1);
+  stop((err as Error).message);
 }
 
 step("migrating the template database");
