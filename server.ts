@@ -175,7 +175,7 @@ export async function startWebServer(opts: {
 // Run directly: `tsx server.ts` (what `npm run web` does), or its bundle `node build/server.mjs`
 // (what `npm start` runs; docs/decisions/089-compiled-workers.md).
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const { applyLocalDefaults } = await import("./scripts/local-env");
+  const { applyLocalDefaults } = await import("./app/infra/local-env");
   applyLocalDefaults();
   const { env } = await import("./app/env.server");
   const config = env();
@@ -185,7 +185,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     process.exit(1);
   }
   if (process.env.NODE_ENV !== "production") {
-    const { assertDatabaseReady } = await import("./scripts/services");
+    const { assertDatabaseReady } = await import("./app/infra/service-checks.server");
     await assertDatabaseReady(config.DATABASE_URL).catch((err: Error) => {
       console.error(err.message);
       process.exit(1);

@@ -2,7 +2,7 @@
 import { PrismaClient } from "@prisma/client";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { env } from "./env.server";
-import { log } from "./log.server";
+import { log } from "./infra/log.server";
 
 declare global {
   var __prisma: PrismaClient | undefined;

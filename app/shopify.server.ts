@@ -3,12 +3,12 @@
 import "@shopify/shopify-app-remix/adapters/node";
 import { AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
-import { EncryptedSessionStorage } from "./encrypted-session-storage.server";
+import { EncryptedSessionStorage } from "./shopify/encrypted-session-storage.server";
 import { prisma } from "./db.server";
 import { env } from "./env.server";
 import { LIBRARY_API_VERSION } from "./platform/api-version";
 import { ensurePlatformRouting } from "./platform/index.server";
-import { markInstalled } from "./domain/shop-lifecycle.server";
+import { markInstalled } from "./domain/shop/lifecycle.server";
 
 // In simulator mode, *.myshopify.com traffic (token exchange included) goes to the simulator.
 ensurePlatformRouting();

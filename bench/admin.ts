@@ -14,7 +14,7 @@
 // empties (the bench measures the read path, not the 60/min policy).
 // Benchmarks are not tests: nothing here asserts a time. Targets are printed next to results.
 import pg from "pg";
-import { applyLocalDefaults } from "../scripts/local-env";
+import { applyLocalDefaults } from "../app/infra/local-env";
 import { prepareBenchDatabase } from "./database";
 
 const BENCH_DB = process.env.BENCH_DB ?? "subscriptions_bench";
@@ -160,15 +160,15 @@ async function main() {
     ON CONFLICT (id) DO NOTHING`);
 
   // App modules read the environment on import: load them only now.
-  const { mintKey } = await import("../app/domain/keys.server");
+  const { mintKey } = await import("../app/domain/keys/keys.server");
   const { createSurface } = await import("../app/http/kernel.server");
   const { ADMIN_SURFACE } = await import("../app/surfaces/config");
   const { adminRoutes } = await import("../app/surfaces/admin/routes");
   const { idempotencyHook } = await import("../app/http/idempotency.server");
-  const { SUBSCRIPTION_COLUMNS, subscriptionJson } = await import("../app/domain/subscriptions.server");
+  const { SUBSCRIPTION_COLUMNS, subscriptionJson } = await import("../app/domain/subscriptions/reads.server");
   const { prisma } = await import("../app/db.server");
-  const { redis } = await import("../app/redis.server");
-  const { isoFromPgTimestamp, timestampTypes } = await import("../app/pg.server");
+  const { redis } = await import("../app/infra/redis.server");
+  const { isoFromPgTimestamp, timestampTypes } = await import("../app/infra/pg.server");
 
   let clock = Date.now();
   const surface = createSurface(ADMIN_SURFACE, adminRoutes, { idempotency: idempotencyHook, now: () => (clock += 600_000) });

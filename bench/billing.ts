@@ -18,7 +18,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { applyLocalDefaults } from "../scripts/local-env";
+import { applyLocalDefaults } from "../app/infra/local-env";
 import { prepareBenchDatabase } from "./database";
 
 const BENCH_DB = process.env.BENCH_DB ?? "subscriptions_bench_billing";
@@ -99,12 +99,12 @@ async function main(): Promise<void> {
   await prepareBenchDatabase(process.env.DATABASE_URL!);
   await waitForSimulator();
   const { prisma } = await import("../app/db.server");
-  const { recordInstallation, setAppPlan } = await import("../app/domain/shop-lifecycle.server");
+  const { recordInstallation, setAppPlan } = await import("../app/domain/shop/lifecycle.server");
   const { runBilling } = await import("../app/domain/renewals/charge.server");
   const { fixedClock } = await import("../app/domain/renewals/clock.server");
   const { platformFor } = await import("../app/platform/index.server");
   const { env } = await import("../app/env.server");
-  const { closeQueues } = await import("../app/queues.server");
+  const { closeQueues } = await import("../app/infra/queues.server");
   const concurrency = env().BILLING_SHOP_CONCURRENCY;
 
   console.log(`seeding ${CONTRACTS.toLocaleString("en")} + ${BARE.toLocaleString("en")} due contracts on the simulator ...`);

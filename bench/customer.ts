@@ -20,7 +20,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { applyLocalDefaults } from "../scripts/local-env";
+import { applyLocalDefaults } from "../app/infra/local-env";
 import { prepareBenchDatabase } from "./database";
 
 const BENCH_DB = process.env.BENCH_DB ?? "subscriptions_bench";
@@ -121,10 +121,10 @@ async function main() {
   });
   const { SimulatorControl } = await import("../simulator/control-client");
   const { prisma } = await import("../app/db.server");
-  const { recordInstallation, setAppPlan } = await import("../app/domain/shop-lifecycle.server");
-  const { reconcileShop } = await import("../app/domain/mirror.server");
-  const { mintKey } = await import("../app/domain/keys.server");
-  const { customerForAccessToken } = await import("../app/domain/customer-session.server");
+  const { recordInstallation, setAppPlan } = await import("../app/domain/shop/lifecycle.server");
+  const { reconcileShop } = await import("../app/domain/subscriptions/mirror.server");
+  const { mintKey } = await import("../app/domain/keys/keys.server");
+  const { customerForAccessToken } = await import("../app/domain/customer/session.server");
   const control = new SimulatorControl(sim.url);
 
   console.log(`seeding ${SHOPS} shops × ${CUSTOMERS} customers × 3 contracts ...`);
@@ -195,7 +195,7 @@ async function main() {
     await sim.close();
     await prisma.shop.deleteMany({ where: { domain: { startsWith: `bench-customer-${run}-` } } });
     await prisma.$disconnect();
-    const { closeQueues } = await import("../app/queues.server");
+    const { closeQueues } = await import("../app/infra/queues.server");
     await closeQueues().catch(() => undefined);
   }
 }

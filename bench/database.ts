@@ -1,7 +1,7 @@
 // The benchmarks' own database: created when missing (scripts/services.ts, as `npm run setup`
 // does) and migrated, so a bench never touches the dev or test databases.
 import { execFileSync } from "node:child_process";
-import { ensureDatabase } from "../scripts/services";
+import { ensureDatabase } from "../app/infra/service-checks.server";
 
 export async function prepareBenchDatabase(url: string): Promise<void> {
   await ensureDatabase(url);

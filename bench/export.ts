@@ -16,7 +16,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statS
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { applyLocalDefaults } from "../scripts/local-env";
+import { applyLocalDefaults } from "../app/infra/local-env";
 import { prepareBenchDatabase } from "./database";
 import { spawnBundledWorker } from "./worker";
 
@@ -105,7 +105,7 @@ async function main() {
   const { subscriptionExportSql } = await import("../app/domain/exports/datasets.server");
   const { createExport } = await import("../app/domain/exports/jobs.server");
   const { prisma } = await import("../app/db.server");
-  const { closeQueues } = await import("../app/queues.server");
+  const { closeQueues } = await import("../app/infra/queues.server");
 
   // The dataset's own SELECT, run whole by COPY (values inlined: psql -c takes no parameters).
   const sql = subscriptionExportSql(SHOP, {}, new Date(), null, null);

@@ -10,7 +10,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { applyLocalDefaults } from "../scripts/local-env";
+import { applyLocalDefaults } from "../app/infra/local-env";
 import { prepareBenchDatabase } from "./database";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
@@ -31,7 +31,7 @@ const { env } = await import("../app/env.server");
 const { prisma } = await import("../app/db.server");
 const { startSimulator } = await import("../simulator/server");
 const { SimulatorControl } = await import("../simulator/control-client");
-const { recordInstallation } = await import("../app/domain/shop-lifecycle.server");
+const { recordInstallation } = await import("../app/domain/shop/lifecycle.server");
 const { adminGraphql } = await import("../app/platform/graphql/client.server");
 const { CONTRACT_ATOMIC_CREATE, contractAtomicCreateVariables } = await import("../app/platform/graphql/contract-atomic-create");
 const { createImport, runImport } = await import("../app/domain/imports/imports.server");

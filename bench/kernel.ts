@@ -14,7 +14,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { applyLocalDefaults } from "../scripts/local-env";
+import { applyLocalDefaults } from "../app/infra/local-env";
 import { prepareBenchDatabase } from "./database";
 
 const BENCH_DB = process.env.BENCH_DB ?? "subscriptions_bench_kernel";
@@ -84,7 +84,7 @@ async function child(kind: "bare" | "kernel") {
 
 async function setupPrincipal(): Promise<{ token: string; cleanup: () => Promise<void> }> {
   const { prisma } = await import("../app/db.server");
-  const { mintKey } = await import("../app/domain/keys.server");
+  const { mintKey } = await import("../app/domain/keys/keys.server");
   const domain = `bench-${randomUUID()}.myshopify.com`;
   const shop = await prisma.shop.create({ data: { domain, appPlan: "PRO" } });
   await prisma.session.create({ data: { id: `offline_${domain}`, shop: domain, state: "", isOnline: false, accessToken: "bench" } });

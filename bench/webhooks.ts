@@ -23,7 +23,7 @@ import { loadavg } from "node:os";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { Agent, request } from "undici";
-import { applyLocalDefaults } from "../scripts/local-env";
+import { applyLocalDefaults } from "../app/infra/local-env";
 import { prepareBenchDatabase } from "./database";
 import { spawnBundledWorker } from "./worker";
 // The receivers' certificate is the tests' (one openssl recipe; the module has no app imports).
@@ -84,7 +84,7 @@ async function startReceivers(
 }
 
 async function deleteRedisPrefix(prefix: string): Promise<void> {
-  const { createRedis } = await import("../app/redis.server");
+  const { createRedis } = await import("../app/infra/redis.server");
   const redis = createRedis("queue");
   let cursor = "0";
   do {
@@ -116,12 +116,12 @@ function peakRss(children: ChildProcess[]): () => number {
 async function main() {
   await prepareBenchDatabase(process.env.DATABASE_URL!);
   const { prisma } = await import("../app/db.server");
-  const { closeQueues } = await import("../app/queues.server");
-  const { createEndpoint } = await import("../app/domain/webhooks/endpoints.server");
-  const { publishEventNow, eventIdFor } = await import("../app/domain/webhooks/publish.server");
-  const { deliveryBody } = await import("../app/domain/webhooks/deliver.server");
-  const { signatureHeader } = await import("../app/domain/webhooks/signature");
-  const { webhookJobConcurrency } = await import("../app/domain/webhooks/jobs.server");
+  const { closeQueues } = await import("../app/infra/queues.server");
+  const { createEndpoint } = await import("../app/domain/outbound-webhooks/endpoints.server");
+  const { publishEventNow, eventIdFor } = await import("../app/domain/outbound-webhooks/publish.server");
+  const { deliveryBody } = await import("../app/domain/outbound-webhooks/deliver.server");
+  const { signatureHeader } = await import("../app/domain/outbound-webhooks/signature");
+  const { webhookJobConcurrency } = await import("../app/domain/outbound-webhooks/jobs.server");
 
   await prisma.shop.deleteMany({ where: { domain: SHOP_DOMAIN } });
   // Every run writes and deletes 100,000 deliveries and attempts. Without a vacuum between runs

@@ -3,17 +3,17 @@
 // by the same reconcile the app uses in production, and app records are written once.
 // If the simulator is not running, it is started in-process for the duration of the seed.
 import { createHash, randomBytes } from "node:crypto";
-import { applyLocalDefaults } from "../scripts/local-env";
+import { applyLocalDefaults } from "../app/infra/local-env";
 import { CANCEL_REASONS, CITIES, FIRST_NAMES, GIFT_MESSAGES, LAST_NAMES, NOTIFICATION_EVENTS, PLANS, PRODUCTS, STREETS, rng, type DemoPlan } from "./demo-data";
 
 applyLocalDefaults();
 const { env } = await import("../app/env.server");
 const { prisma } = await import("../app/db.server");
 const { SimulatorControl } = await import("../simulator/control-client");
-const { recordInstallation, setAppPlan } = await import("../app/domain/shop-lifecycle.server");
-const { reconcileShop } = await import("../app/domain/mirror.server");
-const { parseDecimalToMinor } = await import("../app/domain/money.server");
-const { syncStorefrontMetafields } = await import("../app/domain/storefront-sync.server");
+const { recordInstallation, setAppPlan } = await import("../app/domain/shop/lifecycle.server");
+const { reconcileShop } = await import("../app/domain/subscriptions/mirror.server");
+const { parseDecimalToMinor } = await import("../app/domain/shared/money.server");
+const { syncStorefrontMetafields } = await import("../app/domain/storefront/sync.server");
 
 type Sim = InstanceType<typeof SimulatorControl>;
 type SimVariant = { id: string; productId: string; title: string; price: string; imageUrl: string | null };
@@ -659,7 +659,7 @@ export async function seedDemo(): Promise<void> {
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\//, ""))) {
   try {
-    const { assertDatabaseReady } = await import("../scripts/services");
+    const { assertDatabaseReady } = await import("../app/infra/service-checks.server");
     if (process.env.NODE_ENV !== "production") await assertDatabaseReady(env().DATABASE_URL);
     await seedDemo();
     await prisma.$disconnect();

@@ -2,8 +2,8 @@
 // `npm run cli -- --help` lists the commands; `npm run cli -- <command> --help` explains one.
 // Arguments are parsed before anything touches the database, so help works on a bare checkout.
 import { parseArgs } from "node:util";
-import { applyLocalDefaults } from "./local-env";
-import { assertDatabaseReady } from "./services";
+import { applyLocalDefaults } from "../app/infra/local-env";
+import { assertDatabaseReady } from "../app/infra/service-checks.server";
 
 type Values = {
   shop?: string;
@@ -191,10 +191,10 @@ async function main(argv: string[]): Promise<string> {
   if (process.env.NODE_ENV !== "production") await assertDatabaseReady(process.env.DATABASE_URL!);
   const { prisma } = await import("../app/db.server");
   try {
-    const lifecycle = await import("../app/domain/shop-lifecycle.server");
+    const lifecycle = await import("../app/domain/shop/lifecycle.server");
     switch (command) {
       case "keys mint": {
-        const keys = await import("../app/domain/keys.server");
+        const keys = await import("../app/domain/keys/keys.server");
         const expires = values.expires ? new Date(values.expires) : undefined;
         if (expires && Number.isNaN(expires.getTime())) throw new UsageError(`--expires is not an ISO 8601 timestamp: ${values.expires}`);
         // --scopes "" is a choice (a publishable key with no scopes); a missing --scopes is not.
@@ -212,11 +212,11 @@ async function main(argv: string[]): Promise<string> {
         return print({ id: minted.id, key: minted.key });
       }
       case "keys list": {
-        const keys = await import("../app/domain/keys.server");
+        const keys = await import("../app/domain/keys/keys.server");
         return print(await keys.listKeys(await lifecycle.shopIdFor(need("shop"))));
       }
       case "keys revoke": {
-        const keys = await import("../app/domain/keys.server");
+        const keys = await import("../app/domain/keys/keys.server");
         const id = need("id");
         if (!(await keys.revokeKey(id))) throw new Error(`No active key ${id}`);
         return print({ id, revoked: true });
@@ -242,15 +242,15 @@ async function main(argv: string[]): Promise<string> {
           }),
         );
       case "mirror reconcile": {
-        const { reconcileShop } = await import("../app/domain/mirror.server");
+        const { reconcileShop } = await import("../app/domain/subscriptions/mirror.server");
         return print(await reconcileShop(need("shop")));
       }
       case "storefront sync": {
-        const { syncStorefrontMetafields } = await import("../app/domain/storefront-sync.server");
+        const { syncStorefrontMetafields } = await import("../app/domain/storefront/sync.server");
         return print(await syncStorefrontMetafields(need("shop"), { force: true }));
       }
       case "sessions reseal": {
-        const { resealSessionTokens } = await import("../app/session-tokens.server");
+        const { resealSessionTokens } = await import("../app/shopify/session-tokens.server");
         return print(await resealSessionTokens());
       }
       case "billing run": {

@@ -6,8 +6,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { WEB_BUNDLE, WORKERS_BUNDLE } from "./bundles";
-import { applyLocalDefaults } from "./local-env";
-import { assertDatabaseReady } from "./services";
+import { applyLocalDefaults } from "../app/infra/local-env";
+import { assertDatabaseReady } from "../app/infra/service-checks.server";
 
 applyLocalDefaults();
 const dev = process.argv.includes("--dev");

@@ -1,8 +1,8 @@
 // `npm run setup`: idempotent. Checks PostgreSQL and Redis, creates the database if needed,
 // generates the Prisma client, applies migrations, and seeds the demo shops (simulator + mirror).
 import { execFileSync } from "node:child_process";
-import { applyLocalDefaults } from "./local-env";
-import { checkRedis, ensureDatabase } from "./services";
+import { applyLocalDefaults } from "../app/infra/local-env";
+import { checkRedis, ensureDatabase } from "../app/infra/service-checks.server";
 
 applyLocalDefaults();
 process.env.CHECKPOINT_DISABLE = "1";

@@ -8,8 +8,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, mkdirSync } from "node:fs";
 import pg from "pg";
-import { applyLocalDefaults } from "./local-env";
-import { checkRedis, ensureChromium } from "./services";
+import { applyLocalDefaults } from "../app/infra/local-env";
+import { checkRedis, ensureChromium } from "../app/infra/service-checks.server";
 import { CHROMIUM_PATH, PG_BASE, REDIS_URL, RUN_ID, PORT_BASE, TEMPLATE_DB } from "../tests/setup/workers";
 
 applyLocalDefaults();

@@ -4,7 +4,7 @@
 // currentAppInstallation.activeSubscriptions while ACTIVE, ended by appSubscriptionCancel.
 // Every status change sends app_subscriptions/update. Approving a charge replaces the app's
 // other active charge (Shopify's APPLY_IMMEDIATELY, the default the app asks for).
-import { normalizeDecimal } from "../app/domain/money.server";
+import { normalizeDecimal } from "../app/domain/shared/money.server";
 import type { HttpAnswer } from "./admin-graphql";
 import type { SimCore } from "./core";
 import { newGid, numericIdOf, type ShopState, type SimState, type UserError } from "./state";

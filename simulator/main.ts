@@ -1,8 +1,8 @@
 // `npm run simulator`: the platform simulator as its own process. Configuration comes from the
 // environment, checked by a schema of its own so it runs without DATABASE_URL or Redis.
 import { z } from "zod";
-import { applyLocalDefaults } from "../scripts/local-env";
-import { log } from "../app/log.server";
+import { applyLocalDefaults } from "../app/infra/local-env";
+import { log } from "../app/infra/log.server";
 import { startSimulator } from "./server";
 
 applyLocalDefaults(process.env);

@@ -2,7 +2,7 @@
 // the Customer Account API and the control API. startSimulator is what main.ts and tests call.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { log } from "../app/log.server";
+import { log } from "../app/infra/log.server";
 import { handleAdminGraphql, type HttpAnswer } from "./admin-graphql";
 import { adminFramePage, appBridgeScript } from "./admin-frame";
 import { confirmationPage } from "./billing";

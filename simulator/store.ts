@@ -29,7 +29,7 @@ import {
 } from "./state";
 import type { PaymentBehavior } from "./subscription-billing";
 import { billingCycleSkipPayload, contractPayload, sellingPlanGroupPayload } from "./payloads";
-import { normalizeDecimal } from "../app/domain/money.server";
+import { normalizeDecimal } from "../app/domain/shared/money.server";
 
 export interface SimEvent {
   topic: string;

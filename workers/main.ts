@@ -2,21 +2,21 @@
 // SIGTERM/SIGINT: stop taking jobs and let the active ones finish; a job still running after
 // the grace period is abandoned to BullMQ's stalled-job check, which hands it to another
 // worker. SIGKILL loses nothing for the same reason: the job's lock expires and it runs again.
-import type { QueueName } from "../app/queues.server";
-import { applyLocalDefaults } from "../scripts/local-env";
+import type { QueueName } from "../app/infra/queues.server";
+import { applyLocalDefaults } from "../app/infra/local-env";
 
 applyLocalDefaults();
 const { env } = await import("../app/env.server");
-const { QUEUES, closeQueues, createWorker } = await import("../app/queues.server");
+const { QUEUES, closeQueues, createWorker } = await import("../app/infra/queues.server");
 const { PROCESSORS } = await import("./processors");
-const { webhookJobConcurrency } = await import("../app/domain/webhooks/jobs.server");
+const { webhookJobConcurrency } = await import("../app/domain/outbound-webhooks/jobs.server");
 const { assertSchedules, keepSchedules } = await import("./schedules");
-const { log } = await import("../app/log.server");
+const { log } = await import("../app/infra/log.server");
 
 const config = env();
 if (process.env.NODE_ENV !== "production") {
   // `npm run workers` right after `npm ci`: say what to run rather than failing inside a job.
-  const { assertDatabaseReady } = await import("../scripts/services");
+  const { assertDatabaseReady } = await import("../app/infra/service-checks.server");
   await assertDatabaseReady(config.DATABASE_URL).catch((err: Error) => {
     console.error(err.message);
     process.exit(1);

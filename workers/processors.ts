@@ -1,17 +1,17 @@
 // What each queue's jobs do. Processors only call domain code, and every one of them is
 // safe to run twice: a job interrupted by a crash is run again from the start.
-import { QUEUES, enqueueBulk, type Processors } from "../app/queues.server";
+import { QUEUES, enqueueBulk, type Processors } from "../app/infra/queues.server";
 import { prisma } from "../app/db.server";
-import { reconcileShop, syncContractFromWebhook } from "../app/domain/mirror.server";
-import { customerDataReport, redactCustomer, redactShop } from "../app/domain/shop-lifecycle.server";
-import { runDailySweep } from "../app/domain/sweeps.server";
-import { syncSellingPlanGroup, syncStorefrontMetafields } from "../app/domain/storefront-sync.server";
+import { reconcileShop, syncContractFromWebhook } from "../app/domain/subscriptions/mirror.server";
+import { customerDataReport, redactCustomer, redactShop } from "../app/domain/shop/lifecycle.server";
+import { runDailySweep } from "../app/domain/housekeeping/daily-sweep.server";
+import { syncSellingPlanGroup, syncStorefrontMetafields } from "../app/domain/storefront/sync.server";
 import { renderExport } from "../app/domain/exports/render.server";
 import { requeueLostExports } from "../app/domain/exports/sweep.server";
 import { runImport } from "../app/domain/imports/imports.server";
 import { requeueLostImports } from "../app/domain/imports/sweep.server";
-import { attemptDeliveries } from "../app/domain/webhooks/deliver.server";
-import { markInboundProcessed, requeueWebhookWork } from "../app/domain/webhooks/sweep.server";
+import { attemptDeliveries } from "../app/domain/outbound-webhooks/deliver.server";
+import { markInboundProcessed, requeueWebhookWork } from "../app/domain/outbound-webhooks/sweep.server";
 import { env } from "../app/env.server";
 import { runBilling } from "../app/domain/renewals/charge.server";
 import { handleBillingOutcome } from "../app/domain/renewals/outcomes.server";

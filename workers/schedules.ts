@@ -3,8 +3,8 @@
 // eviction), and BullMQ never re-creates a scheduler by itself, so every worker process
 // re-asserts them at start and then every WORKER_SCHEDULE_CHECK_MS (docs/decisions/004-queue-layout.md).
 // upsertJobScheduler is idempotent: any number of workers asserting them keeps exactly one each.
-import { queue, type QueueName } from "../app/queues.server";
-import { log } from "../app/log.server";
+import { queue, type QueueName } from "../app/infra/queues.server";
+import { log } from "../app/infra/log.server";
 import { SCHEDULES } from "./processors";
 
 export async function assertSchedules(queues: readonly QueueName[]): Promise<void> {

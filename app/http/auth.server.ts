@@ -1,9 +1,9 @@
 // Credential checks shared by every surface, in the documented order (/docs#section/Conventions; docs/decisions/010):
 // missing_credential → invalid_credential → credential_revoked → credential_expired →
 // shop_unavailable; the kernel then applies the plan gate and the route's scopes.
-import { ApiError } from "../errors";
-import { authenticateKey, type AuthenticatedShop, type KeyKind } from "../domain/keys.server";
-import { verifyCustomerSession } from "../domain/customer-session.server";
+import { ApiError } from "../infra/errors";
+import { authenticateKey, type AuthenticatedShop, type KeyKind } from "../domain/keys/keys.server";
+import { verifyCustomerSession } from "../domain/customer/session.server";
 
 /** One message for every unresolvable token: it never says which check failed. */
 export const INVALID_CREDENTIAL_MESSAGE = "The credential is not valid for this API.";

@@ -1,6 +1,6 @@
 // Request bodies: counted while streaming (Content-Length is only a hint), capped at 1 MiB
 // (/docs#section/Conventions), JSON only. Every failure is 400 invalid_request.
-import { ApiError } from "../errors";
+import { ApiError } from "../infra/errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

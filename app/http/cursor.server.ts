@@ -6,9 +6,9 @@
 // Anything that does not verify is 400 invalid_cursor, never a restart.
 import { createHmac } from "node:crypto";
 import { env } from "../env.server";
-import { ApiError } from "../errors";
-import { digestsEqual } from "../domain/keys.server";
-import { clampLimit, toPage, type EncodedPage, type Keyset, type PageResult } from "../domain/paging.server";
+import { ApiError } from "../infra/errors";
+import { digestsEqual } from "../domain/keys/keys.server";
+import { clampLimit, toPage, type EncodedPage, type Keyset, type PageResult } from "../domain/shared/paging.server";
 import { EncodedJson } from "./envelope.server";
 import { requestScope } from "./request-scope.server";
 

@@ -1,6 +1,6 @@
 // The one error envelope of every surface (/docs/api/errors) and the JSON response writer.
 import { env } from "../env.server";
-import { ERROR_CODES, type ErrorCode } from "../errors";
+import { ERROR_CODES, type ErrorCode } from "../infra/errors";
 
 export interface ErrorEnvelope {
   error: { code: ErrorCode; message: string; doc_url: string; request_id: string };

@@ -1,6 +1,6 @@
 // What each error code means to a caller; rendered at {docs_url}/api/errors#<code>.
 // Keyed by ErrorCode, so adding a code to app/errors.ts without documenting it fails typecheck.
-import type { ErrorCode } from "../errors";
+import type { ErrorCode } from "../infra/errors";
 
 export const ERROR_DOCS: Record<ErrorCode, { cause: string; retry: string }> = {
   missing_credential: {

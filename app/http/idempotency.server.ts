@@ -25,10 +25,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash, randomUUID } from "node:crypto";
 import { prisma } from "../db.server";
-import { settleSubscriptionWrite, type WriteIntent } from "../domain/subscription-writes.server";
+import { settleSubscriptionWrite, type WriteIntent } from "../domain/subscriptions/writes.server";
 import { env } from "../env.server";
-import { ApiError } from "../errors";
-import { log } from "../log.server";
+import { ApiError } from "../infra/errors";
+import { log } from "../infra/log.server";
 import { errorResult, type IdempotencyHook } from "./kernel.server";
 import type { RouteResult } from "./route";
 

@@ -6,11 +6,11 @@
 // Every failure, thrown anywhere below, leaves as the one error envelope with the request id.
 import type { Redis } from "ioredis";
 import type { z } from "zod";
-import { ApiError, type ErrorCode } from "../errors";
-import { log } from "../log.server";
-import type { KeyKind, Scope } from "../domain/keys.server";
-import { planAllowsApi } from "../domain/shops.server";
-import { recordKeyUsage } from "../domain/key-usage.server";
+import { ApiError, type ErrorCode } from "../infra/errors";
+import { log } from "../infra/log.server";
+import type { KeyKind, Scope } from "../domain/keys/keys.server";
+import { planAllowsApi } from "../domain/shop/shops.server";
+import { recordKeyUsage } from "../domain/keys/usage.server";
 import { authenticateRequest, authenticateSession } from "./auth.server";
 import { readBody } from "./body.server";
 import { allowOrigin, isPreflight, preflightHeaders, shopAllowsOrigin } from "./cors.server";

@@ -4,8 +4,8 @@
 // open to a per-process bucket with the same parameters and logs a warning (decision 011).
 import type { Redis } from "ioredis";
 import { env } from "../env.server";
-import { log } from "../log.server";
-import { luaCommand, redis as sharedRedis } from "../redis.server";
+import { log } from "../infra/log.server";
+import { luaCommand, redis as sharedRedis } from "../infra/redis.server";
 
 export interface BucketPolicy {
   /** Bucket name, part of the Redis key: admin | customer | storefront. */

@@ -32,8 +32,8 @@
 //     handler: async (ctx) => ({ body: await getExport({ shopId: ctx.shop.id, id: ctx.params.id }) }),
 //   }),
 import type { z } from "zod";
-import type { Scope } from "../domain/keys.server";
-import type { ErrorCode } from "../errors";
+import type { Scope } from "../domain/keys/keys.server";
+import type { ErrorCode } from "../infra/errors";
 import type { EncodedJson } from "./envelope.server";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

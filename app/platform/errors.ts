@@ -2,7 +2,7 @@
 // `userErrors` is mechanical so no caller has to guess: an error that names an input `field`
 // is the caller's bad input (invalid_request); one without a field is about the state of the
 // thing on Shopify's side (state_conflict), e.g. cancelling an already cancelled contract.
-import type { ErrorCode } from "../errors";
+import type { ErrorCode } from "../infra/errors";
 
 export type PlatformErrorKind = "invalid_request" | "state_conflict" | "unavailable" | "shop_unavailable";
 

@@ -1,6 +1,6 @@
 // Entry point of the platform layer: a ShopifyPort for a shop, using its offline token.
 import { prisma } from "../db.server";
-import { openSessionToken } from "../session-tokens.server";
+import { openSessionToken } from "../shopify/session-tokens.server";
 import { env } from "../env.server";
 import { PlatformError } from "./errors";
 import { createGraphqlAdapter } from "./graphql/adapter.server";

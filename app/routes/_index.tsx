@@ -9,7 +9,7 @@ import { AppProvider, BlockStack, Button, Card, InlineStack, Layout, List, Page,
 import en from "@shopify/polaris/locales/en.json";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css";
 import { env } from "../env.server";
-import { SectionCard } from "../admin/section-card";
+import { SectionCard } from "../embedded/section-card";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 export const meta: MetaFunction = () => [{ title: "Subscriptions Service" }];

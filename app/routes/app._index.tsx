@@ -4,11 +4,11 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Badge, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text } from "@shopify/polaris";
-import { adminContext } from "../admin/context.server";
-import { homeView } from "../domain/home.server";
-import { formatMoneyList, statusLabel } from "../admin/format";
-import { SeverityBadge } from "../admin/severity";
-import { SectionCard } from "../admin/section-card";
+import { adminContext } from "../embedded/context.server";
+import { homeView } from "../domain/shop/home.server";
+import { formatMoneyList, statusLabel } from "../embedded/format";
+import { SeverityBadge } from "../embedded/severity";
+import { SectionCard } from "../embedded/section-card";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await adminContext(request);

@@ -5,12 +5,12 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import { BlockStack, InlineGrid, Layout, Page, Select, Text } from "@shopify/polaris";
-import { adminContext } from "../admin/context.server";
-import { BarChart, LineChart } from "../admin/charts";
-import { formatMoneyList, formatRate } from "../admin/format";
-import { churn, cohorts, mrr, parseRange, parseWindow, RANGES, recovery, WINDOWS } from "../domain/analytics.server";
-import { ApiError } from "../errors";
-import { SectionCard } from "../admin/section-card";
+import { adminContext } from "../embedded/context.server";
+import { BarChart, LineChart } from "../embedded/charts";
+import { formatMoneyList, formatRate } from "../embedded/format";
+import { churn, cohorts, mrr, parseRange, parseWindow, RANGES, recovery, WINDOWS } from "../domain/insights/analytics.server";
+import { ApiError } from "../infra/errors";
+import { SectionCard } from "../embedded/section-card";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await adminContext(request);

@@ -6,11 +6,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { Banner, Button, FormLayout, InlineStack, Layout, List, Page, Select, Text, TextField } from "@shopify/polaris";
-import { adminContext } from "../admin/context.server";
-import { formatDate, formatDateTime } from "../admin/format";
+import { adminContext } from "../embedded/context.server";
+import { formatDate, formatDateTime } from "../embedded/format";
 import { billingPolicy, DEFAULT_BILLING_POLICY, saveBillingPolicy } from "../domain/renewals/policy.server";
 import { dunningOverview } from "../domain/renewals/overview.server";
-import { SectionCard } from "../admin/section-card";
+import { SectionCard } from "../embedded/section-card";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await adminContext(request);

@@ -1,7 +1,7 @@
 // The Export Center's streamed download (admin session; app/surfaces/export-center.server.ts).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { authenticate } from "../shopify.server";
-import { exportCenterDownload } from "../surfaces/export-center.server";
+import { exportCenterDownload } from "../embedded/export-center.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);

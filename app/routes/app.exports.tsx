@@ -23,10 +23,10 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { saveFile } from "../admin/save-file";
+import { saveFile } from "../embedded/save-file";
 import { authenticate } from "../shopify.server";
-import { exportCenterData } from "../surfaces/export-center.server";
-import { SectionCard } from "../admin/section-card";
+import { exportCenterData } from "../embedded/export-center.server";
+import { SectionCard } from "../embedded/section-card";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);

@@ -7,11 +7,11 @@ import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Badge, Banner, BlockStack, Button, Card, DataTable, DropZone, InlineStack, Layout, Page, ProgressBar, Text } from "@shopify/polaris";
-import { saveFile } from "../admin/save-file";
+import { saveFile } from "../embedded/save-file";
 import { authenticate } from "../shopify.server";
-import { ApiError } from "../errors";
-import { importPageData, runUploadedImport, uploadImport, type PageReport } from "../surfaces/import-center.server";
-import { SectionCard } from "../admin/section-card";
+import { ApiError } from "../infra/errors";
+import { importPageData, runUploadedImport, uploadImport, type PageReport } from "../embedded/import-center.server";
+import { SectionCard } from "../embedded/section-card";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);

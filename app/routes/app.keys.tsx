@@ -7,14 +7,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, ChoiceList, FormLayout, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
-import { adminContext } from "../admin/context.server";
-import { ShownOnceModal } from "../admin/shown-once-modal";
-import { ConfirmModal } from "../admin/confirm-modal";
-import { keyUsage } from "../domain/key-usage.server";
-import { listKeys, mintKey, MINTABLE_SCOPES, PUBLISHABLE_SCOPES, revokeKey, type KeyKind } from "../domain/keys.server";
-import { ApiError } from "../errors";
-import { SCOPE_DESCRIPTIONS } from "../admin/scopes";
-import { formatDate } from "../admin/format";
+import { adminContext } from "../embedded/context.server";
+import { ShownOnceModal } from "../embedded/shown-once-modal";
+import { ConfirmModal } from "../embedded/confirm-modal";
+import { keyUsage } from "../domain/keys/usage.server";
+import { listKeys, mintKey, MINTABLE_SCOPES, PUBLISHABLE_SCOPES, revokeKey, type KeyKind } from "../domain/keys/keys.server";
+import { ApiError } from "../infra/errors";
+import { SCOPE_DESCRIPTIONS } from "../embedded/scopes";
+import { formatDate } from "../embedded/format";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await adminContext(request);

@@ -6,12 +6,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, InlineStack, Layout, List, Page, Text } from "@shopify/polaris";
-import { adminContext } from "../admin/context.server";
-import { ConfirmModal } from "../admin/confirm-modal";
-import { formatDateTime } from "../admin/format";
-import { cancelProPlan, planView, requestProPlan, syncPlanFromBilling } from "../domain/billing.server";
-import { log } from "../log.server";
-import { SectionCard } from "../admin/section-card";
+import { adminContext } from "../embedded/context.server";
+import { ConfirmModal } from "../embedded/confirm-modal";
+import { formatDateTime } from "../embedded/format";
+import { cancelProPlan, planView, requestProPlan, syncPlanFromBilling } from "../domain/shop/app-plan.server";
+import { log } from "../infra/log.server";
+import { SectionCard } from "../embedded/section-card";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await adminContext(request);

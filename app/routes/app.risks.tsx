@@ -4,9 +4,9 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { BlockStack, Button, Card, InlineStack, Layout, Page, Text } from "@shopify/polaris";
-import { adminContext } from "../admin/context.server";
-import { openRisks } from "../domain/risks.server";
-import { SeverityBadge } from "../admin/severity";
+import { adminContext } from "../embedded/context.server";
+import { openRisks } from "../domain/shop/risks.server";
+import { SeverityBadge } from "../embedded/severity";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await adminContext(request);

@@ -7,12 +7,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { Banner, Button, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
-import { ConfirmModal } from "../admin/confirm-modal";
-import { adminContext } from "../admin/context.server";
-import { formatDate, formatDateTime, formatMoney, statusLabel } from "../admin/format";
-import { StatusBadge } from "../admin/status-badge";
-import { getSubscription } from "../domain/subscriptions.server";
-import { subscriptionHistory } from "../domain/subscription-history.server";
+import { ConfirmModal } from "../embedded/confirm-modal";
+import { adminContext } from "../embedded/context.server";
+import { formatDate, formatDateTime, formatMoney, statusLabel } from "../embedded/format";
+import { StatusBadge } from "../embedded/status-badge";
+import { getSubscription } from "../domain/subscriptions/reads.server";
+import { subscriptionHistory } from "../domain/subscriptions/history.server";
 import {
   cancelSubscription,
   pauseSubscription,
@@ -20,9 +20,9 @@ import {
   resumeSubscription,
   skipSubscription,
   type WriteContext,
-} from "../domain/subscription-writes.server";
-import { ApiError } from "../errors";
-import { SectionCard } from "../admin/section-card";
+} from "../domain/subscriptions/writes.server";
+import { ApiError } from "../infra/errors";
+import { SectionCard } from "../embedded/section-card";
 
 const contractGid = (id: string | undefined): string => {
   if (!id || !/^\d{1,20}$/.test(id)) throw new Response("Not found", { status: 404 });

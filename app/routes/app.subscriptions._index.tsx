@@ -22,13 +22,13 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { adminContext } from "../admin/context.server";
-import { formatDate, formatMoney } from "../admin/format";
-import { StatusBadge } from "../admin/status-badge";
+import { adminContext } from "../embedded/context.server";
+import { formatDate, formatMoney } from "../embedded/format";
+import { StatusBadge } from "../embedded/status-badge";
 import { decodeCursor, encodeCursor } from "../http/cursor.server";
-import { listSubscriptionRows, type SubscriptionJson } from "../domain/subscriptions.server";
+import { listSubscriptionRows, type SubscriptionJson } from "../domain/subscriptions/reads.server";
 import { parseSubscriptionFilterQuery, SUBSCRIPTION_FILTER_NAMES, type SubscriptionFilterName } from "../surfaces/subscription-filters";
-import { ApiError } from "../errors";
+import { ApiError } from "../infra/errors";
 
 const PAGE_SIZE = 25;
 

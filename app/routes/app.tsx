@@ -15,8 +15,8 @@ import en from "@shopify/polaris/locales/en.json";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css";
 import { appBridgeSrc, authenticate } from "../shopify.server";
 import { env } from "../env.server";
-import { ADMIN_NAV } from "../admin/nav";
-import { PolarisLink } from "../admin/polaris-link";
+import { ADMIN_NAV } from "../embedded/nav";
+import { PolarisLink } from "../embedded/polaris-link";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 

@@ -28,11 +28,11 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { adminContext } from "../admin/context.server";
-import { ShownOnceModal } from "../admin/shown-once-modal";
-import { ConfirmModal } from "../admin/confirm-modal";
-import { formatDate, formatDateTime } from "../admin/format";
-import { webhooksPageAction, webhooksPageData, type Intent, type WebhooksActionResult as ActionResult } from "../surfaces/webhooks-page.server";
+import { adminContext } from "../embedded/context.server";
+import { ShownOnceModal } from "../embedded/shown-once-modal";
+import { ConfirmModal } from "../embedded/confirm-modal";
+import { formatDate, formatDateTime } from "../embedded/format";
+import { webhooksPageAction, webhooksPageData, type Intent, type WebhooksActionResult as ActionResult } from "../embedded/webhooks-page.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await adminContext(request);

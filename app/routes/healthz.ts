@@ -1,6 +1,6 @@
 // GET /healthz: 200 {"status":"ok"} only when PostgreSQL and Redis both answer.
 import { json } from "@remix-run/node";
-import { checkHealth } from "../domain/health.server";
+import { checkHealth } from "../infra/health.server";
 
 export async function loader() {
   const health = await checkHealth();

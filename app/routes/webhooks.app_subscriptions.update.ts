@@ -3,8 +3,8 @@
 // Shopify Billing rather than trusting the payload, so order and replays do not matter; done
 // inline (one GraphQL call) and answered 500 on failure so Shopify retries (decision 064).
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { syncPlanFromBilling } from "../domain/billing.server";
-import { log } from "../log.server";
+import { syncPlanFromBilling } from "../domain/shop/app-plan.server";
+import { log } from "../infra/log.server";
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { authenticate } = await import("../shopify.server");

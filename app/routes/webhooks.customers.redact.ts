@@ -1,5 +1,5 @@
 // Shopify webhook customers/redact (declared in shopify.app.toml).
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { receiveShopifyWebhook } from "../http/shopify-webhooks.server";
+import { receiveShopifyWebhook } from "../shopify/inbound-webhooks.server";
 
 export const action = ({ request }: ActionFunctionArgs) => receiveShopifyWebhook(request, "customers/redact");

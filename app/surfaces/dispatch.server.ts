@@ -4,10 +4,10 @@
 // /api/foo/v1, /api/admin/v2/...). Nothing under /api/ is a Remix route, so no request there can
 // reach Remix's HTML pages or its `?_data=` handling. The one non-surface endpoint under
 // /api/, the signed export download (/docs: Exports), is in ENDPOINTS too.
-import { ApiError, type ErrorCode } from "../errors";
+import { ApiError, type ErrorCode } from "../infra/errors";
 import { errorResponse } from "../http/envelope.server";
 import { newRequestId } from "../http/request-id.server";
-import { log } from "../log.server";
+import { log } from "../infra/log.server";
 import { adminApi } from "./admin/index.server";
 import { customerApi } from "./customer/index.server";
 import { storefrontApi } from "./storefront/index.server";

@@ -6,8 +6,8 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { z } from "zod";
-import { ERROR_CODES, type ErrorCode } from "../errors";
-import { EVENT_CATALOGUE, EVENT_TYPES } from "../domain/webhooks/catalogue";
+import { ERROR_CODES, type ErrorCode } from "../infra/errors";
+import { EVENT_CATALOGUE, EVENT_TYPES } from "../domain/outbound-webhooks/catalogue";
 import { ERROR_DOCS } from "../http/error-docs";
 import { docsBaseUrl } from "../http/envelope.server";
 import type { AnyRoute } from "../http/route";

@@ -2,7 +2,7 @@
 // wire string becomes a typed value, so the domain receives Dates and checked ids
 // (docs/decisions/045-route-entries.md).
 import { z } from "zod";
-import { isGid, parseIsoTimestamp } from "../domain/query.server";
+import { isGid, parseIsoTimestamp } from "../domain/shared/query.server";
 
 /** An ISO 8601 timestamp with `Z` or an offset (a bare date is midnight UTC), parsed to a Date. */
 export const isoTimestamp = () =>

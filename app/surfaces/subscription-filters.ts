@@ -7,8 +7,8 @@
 // names the offending name or value. An empty string means "not set" (an HTML form sends every
 // field). Bounds the wrong way round (amount_min > amount_max, next_from > next_to) are refused.
 import { z } from "zod";
-import { SUBSCRIPTION_FILTER_STATUSES, SUBSCRIPTION_VIEWS, type SubscriptionFilterOptions } from "../domain/subscription-filters.server";
-import { isGid } from "../domain/query.server";
+import { SUBSCRIPTION_FILTER_STATUSES, SUBSCRIPTION_VIEWS, type SubscriptionFilterOptions } from "../domain/subscriptions/filters.server";
+import { isGid } from "../domain/shared/query.server";
 
 /** The filter names, in the order the reference and the pages list them. */
 export const SUBSCRIPTION_FILTER_NAMES = [

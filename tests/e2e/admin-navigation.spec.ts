@@ -2,7 +2,7 @@
 // every page opens from it, at desktop width and at 375 px, without console errors or serious
 // axe-core violations.
 import { expect, test } from "@playwright/test";
-import { ADMIN_NAV } from "../../app/admin/nav";
+import { ADMIN_NAV } from "../../app/embedded/nav";
 import { API_KEY, SIM, adminNav, expectAccessible, expectNoHorizontalOverflow, navigate, newShop, openApp, watchConsole } from "./admin-support";
 
 for (const viewport of [

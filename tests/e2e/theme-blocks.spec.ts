@@ -10,7 +10,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { E2E_SIMULATOR_URL as SIM } from "../../playwright.config";
 import { e2eEnv } from "../setup/e2e-env";
 import { productPage, renderBlock, THEME_ROOT } from "../support/theme";
-import type { BundlePlanValue, MixMatchValue } from "../../app/domain/storefront-metafields";
+import type { BundlePlanValue, MixMatchValue } from "../../app/domain/storefront/metafields";
 
 const SHOP = "demo-shop.myshopify.com";
 const STORE = "http://storefront.test";

@@ -1,7 +1,7 @@
 // Before any app module is imported in a test file: point this worker at its own database,
 // Redis prefix and ports, so files in different workers (and other checkouts' runs) never touch
 // each other's state (tests/setup/workers.ts).
-import { applyLocalDefaults } from "../../scripts/local-env";
+import { applyLocalDefaults } from "../../app/infra/local-env";
 import { PG_BASE, REDIS_URL, redisPrefix, workerDb, workerPort } from "./workers";
 
 const id = Number(process.env.VITEST_POOL_ID ?? "1");

@@ -3,7 +3,7 @@
 // idempotency hook) and a request helper. Every shop has a unique domain.
 import { randomUUID } from "node:crypto";
 import { prisma } from "../../app/db.server";
-import { mintKey, PUBLISHED_SCOPES } from "../../app/domain/keys.server";
+import { mintKey, PUBLISHED_SCOPES } from "../../app/domain/keys/keys.server";
 import { createSurface } from "../../app/http/kernel.server";
 import { idempotencyHook } from "../../app/http/idempotency.server";
 import { ADMIN_SURFACE } from "../../app/surfaces/config";

@@ -1,7 +1,7 @@
 // The platform simulator in-process for the Admin write tests, on this worker's SIMULATOR_PORT
 // (the port app/platform routes *.myshopify.com to), plus helpers that seed a shop, a product,
 // a selling plan group and contracts on the simulator and mirror them into the database.
-import { reconcileContract } from "../../app/domain/mirror.server";
+import { reconcileContract } from "../../app/domain/subscriptions/mirror.server";
 import { SimulatorControl } from "../../simulator/control-client";
 import { createAdminShop, createPlanGroup } from "./admin-factories";
 

@@ -1,7 +1,7 @@
 // Test data for the billing engine: a customer whose payment method behaves as asked (succeed,
 // decline with a Shopify error code, or need authentication) and a contract of theirs due at a
 // given date, created on the simulator and mirrored through the real reconcile.
-import { reconcileContract } from "../../app/domain/mirror.server";
+import { reconcileContract } from "../../app/domain/subscriptions/mirror.server";
 import { prisma } from "../../app/db.server";
 import type { SimulatorControl } from "../../simulator/control-client";
 import type { BillingAttempt } from "../../simulator/subscription-billing";

@@ -5,9 +5,9 @@
 // publishable key. Shared by tests/integration/customer/*, the response-schema test, the e2e
 // portal's Playwright test and bench/customer.ts.
 import { prisma } from "../../app/db.server";
-import { mintKey } from "../../app/domain/keys.server";
-import { reconcileContract } from "../../app/domain/mirror.server";
-import { periodOf } from "../../app/domain/customer-box.server";
+import { mintKey } from "../../app/domain/keys/keys.server";
+import { reconcileContract } from "../../app/domain/subscriptions/mirror.server";
+import { periodOf } from "../../app/domain/customer/box.server";
 import type { SimulatorControl } from "../../simulator/control-client";
 import { createPlanGroup } from "./admin-factories";
 

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { prisma } from "../../app/db.server";
-import { mintKey } from "../../app/domain/keys.server";
+import { mintKey } from "../../app/domain/keys/keys.server";
 import { insertContracts, type ContractSeed } from "./admin-factories";
 import { eventually } from "./stack";
 

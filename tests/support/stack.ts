@@ -6,8 +6,8 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { env } from "../../app/env.server";
 import { prisma } from "../../app/db.server";
-import { closeQueues, createWorker, QUEUES, type QueueName } from "../../app/queues.server";
-import { recordInstallation, setAppPlan } from "../../app/domain/shop-lifecycle.server";
+import { closeQueues, createWorker, QUEUES, type QueueName } from "../../app/infra/queues.server";
+import { recordInstallation, setAppPlan } from "../../app/domain/shop/lifecycle.server";
 import { startSimulator } from "../../simulator/server";
 import { SimulatorControl } from "../../simulator/control-client";
 import { PROCESSORS } from "../../workers/processors";
@@ -60,7 +60,7 @@ export async function startStack(opts: { workers?: boolean; workersExcept?: read
   /** What happened to the shop's webhooks and jobs: the message of a failed wait. */
   async function diagnose(domain: string): Promise<string> {
     const deliveries = await control.call("GET", `${control.shop(domain)}/webhook-deliveries`).catch((e) => String(e));
-    const { queue } = await import("../../app/queues.server");
+    const { queue } = await import("../../app/infra/queues.server");
     const jobs = [];
     for (const name of [QUEUES.mirror, QUEUES.billing]) jobs.push(...(await queue(name).getJobs(["failed", "waiting", "active", "delayed"])));
     return `deliveries: ${JSON.stringify(deliveries)}\njobs: ${JSON.stringify(jobs.map((j) => [j.queueName, j.id, j.name, j.failedReason, j.data]))}`;

@@ -3,7 +3,7 @@
 // database; publishable and secret keys. The mirror's child plan id is deliberately stale, so a
 // test that sees the live id knows it came from the platform.
 import { prisma } from "../../app/db.server";
-import { mintKey } from "../../app/domain/keys.server";
+import { mintKey } from "../../app/domain/keys/keys.server";
 import type { Stack } from "./stack";
 import { createPlanGroup } from "./admin-factories";
 

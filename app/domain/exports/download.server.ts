@@ -4,8 +4,8 @@
 // only logged. docs/decisions/058-export-downloads.md.
 import type { Readable } from "node:stream";
 import { prisma } from "../../db.server";
-import { log } from "../../log.server";
-import { CONTENT_TYPE, exportFilename, type ExportFormat } from "./format";
+import { log } from "../../infra/log.server";
+import { CONTENT_TYPE, exportFilename, type ExportFormat } from "../shared/format";
 import { checkDownloadSignature } from "./signing.server";
 import { exportStorage } from "./storage.server";
 

@@ -5,13 +5,13 @@
 // docs/decisions/057-export-jobs.md.
 import type { ExportJob } from "@prisma/client";
 import { prisma } from "../../db.server";
-import { ApiError } from "../../errors";
-import { log } from "../../log.server";
-import { QUEUES, enqueue } from "../../queues.server";
-import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../paging.server";
+import { ApiError } from "../../infra/errors";
+import { log } from "../../infra/log.server";
+import { QUEUES, enqueue } from "../../infra/queues.server";
+import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../shared/paging.server";
 import { DATASETS, type DatasetName } from "./datasets.server";
-import type { ExportFormat } from "./format";
-import type { SubscriptionFilterOptions } from "../subscription-filters.server";
+import type { ExportFormat } from "../shared/format";
+import type { SubscriptionFilterOptions } from "../subscriptions/filters.server";
 import { signDownloadUrl } from "./signing.server";
 
 export const EXPORT_RETENTION = { readyMs: 24 * 3600_000, stuckMs: 24 * 3600_000, recordMs: 7 * 24 * 3600_000 };

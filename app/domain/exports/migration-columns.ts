@@ -8,8 +8,8 @@
 // Each column also names the importer's `field` for it. The last five columns are the importer's
 // own: the exporter leaves them empty (a vaulted payment method id means nothing in another shop,
 // and a previous processor's references are not readable from Shopify); a merchant fills them.
-import type { Column } from "./format";
-import { formatMinor } from "../money.server";
+import type { Column } from "../shared/format";
+import { formatMinor } from "../shared/money.server";
 import type { PlatformCustomer } from "../../platform/port";
 
 export interface MigrationRow {

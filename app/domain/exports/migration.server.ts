@@ -6,7 +6,7 @@
 import { prisma } from "../../db.server";
 import { platformFor } from "../../platform/index.server";
 import type { PlatformCustomer } from "../../platform/port";
-import { KEYSET_ORDER, afterWhere, type Keyset } from "../paging.server";
+import { KEYSET_ORDER, afterWhere, type Keyset } from "../shared/paging.server";
 import type { StreamOptions } from "./datasets.server";
 import type { MigrationRow } from "./migration-columns";
 

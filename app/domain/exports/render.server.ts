@@ -6,11 +6,11 @@
 import { open, rm, stat } from "node:fs/promises";
 import { prisma } from "../../db.server";
 import { env } from "../../env.server";
-import { log } from "../../log.server";
+import { log } from "../../infra/log.server";
 import { isPlatformError } from "../../platform/index.server";
-import type { SubscriptionFilterOptions } from "../subscription-filters.server";
+import type { SubscriptionFilterOptions } from "../subscriptions/filters.server";
 import { DATASETS, type DatasetName } from "./datasets.server";
-import { EXTENSION, encoder, type ExportFormat } from "./format";
+import { EXTENSION, encoder, type ExportFormat } from "../shared/format";
 import { EXPORT_RETENTION, type ExportFailureCode } from "./jobs.server";
 import { exportStorage, storageKey } from "./storage.server";
 import { FileSink } from "./file-sink.server";

@@ -4,7 +4,7 @@
 // docs/decisions/058-export-downloads.md.
 import { createHmac } from "node:crypto";
 import { env } from "../../env.server";
-import { digestsEqual } from "../keys.server";
+import { digestsEqual } from "../keys/keys.server";
 
 export const DOWNLOAD_URL_TTL_MS = 3600_000;
 

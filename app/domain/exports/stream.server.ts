@@ -4,7 +4,7 @@
 // database can hand over as bytes (`encodedPages`, docs/decisions/090-export-lines-from-binary-copy.md)
 // gives its pages already encoded, written from a binary COPY; the header still comes from the encoder.
 import type { Dataset, StreamOptions } from "./datasets.server";
-import type { Encoder } from "./format";
+import type { Encoder } from "../shared/format";
 
 export interface EncodedChunk {
   /** The chunk's UTF-8 bytes. */

@@ -4,8 +4,8 @@
 // creation. Plus the lost-job check: a queued job whose BullMQ job Redis forgot is handed to
 // the queue again (the row in PostgreSQL is the truth; docs/decisions/057-export-jobs.md).
 import { prisma } from "../../db.server";
-import { log } from "../../log.server";
-import { QUEUES, queue } from "../../queues.server";
+import { log } from "../../infra/log.server";
+import { QUEUES, queue } from "../../infra/queues.server";
 import { EXPORT_RETENTION, enqueueRender } from "./jobs.server";
 import { exportStorage } from "./storage.server";
 

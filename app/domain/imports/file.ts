@@ -1,7 +1,7 @@
 // Reading a `migration` file (CSV or its JSONL twin, in the export formats of docs/decisions/056-export-datasets.md) back into cells keyed by the
 // importer's field names (app/domain/exports/migration-columns.ts, the one column definition).
 // Pure: no database, no platform. docs/decisions/085-migration-import.md.
-import { csvCellValue, snakeKey } from "../exports/format";
+import { csvCellValue, snakeKey } from "../shared/format";
 import { MIGRATION_COLUMNS, type MigrationField } from "../exports/migration-columns";
 
 export type ImportFormat = "csv" | "jsonl";

@@ -13,11 +13,11 @@
 // The mirror and the outbound events follow from the platform's subscription_contracts/create
 // webhooks, as for any contract.
 import { prisma } from "../../db.server";
-import { ApiError } from "../../errors";
-import { log } from "../../log.server";
-import { QUEUES, enqueue, type ImportRunPayload } from "../../queues.server";
+import { ApiError } from "../../infra/errors";
+import { log } from "../../infra/log.server";
+import { QUEUES, enqueue, type ImportRunPayload } from "../../infra/queues.server";
 import { isPlatformError, platformFor, PlatformError, type ShopifyPort } from "../../platform/index.server";
-import { encoder, snakeKey, type Column } from "../exports/format";
+import { encoder, snakeKey, type Column } from "../shared/format";
 import { MIGRATION_COLUMNS } from "../exports/migration-columns";
 import { detectFormat, ERROR_COLUMN_LABEL, parseMigrationFile, type FileProblem, type FileRow, type ImportFormat } from "./file";
 import { columnForPlatformField, labelOf, planContracts, type PlannedContract, type RowError } from "./plan";

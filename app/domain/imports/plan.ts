@@ -2,7 +2,7 @@
 // column. Pure (no database, no platform): the dry run and the worker plan the same way, so a
 // dry run's report is what the import then does. docs/decisions/085-migration-import.md.
 import { createHash } from "node:crypto";
-import { formatMinor, minorUnitExponent, parseDecimalToMinor } from "../money.server";
+import { formatMinor, minorUnitExponent, parseDecimalToMinor } from "../shared/money.server";
 import { MIGRATION_COLUMNS, type MigrationField } from "../exports/migration-columns";
 import type { BillingInterval, NewContract, PlatformAddress, RemotePaymentReference } from "../../platform/port";
 import type { FileRow } from "./file";

@@ -5,8 +5,8 @@
 // again; the run resumes from its items and ledger, so nothing is created twice
 // (docs/decisions/085-migration-import.md). Run by the "imports-requeue" job scheduler.
 import { prisma } from "../../db.server";
-import { log } from "../../log.server";
-import { QUEUES, queue } from "../../queues.server";
+import { log } from "../../infra/log.server";
+import { QUEUES, queue } from "../../infra/queues.server";
 import { enqueueImport } from "./imports.server";
 
 /**

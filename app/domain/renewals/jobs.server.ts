@@ -3,7 +3,7 @@
 // "billing-run" job per installed shop. The job id is the shop's, and the job is removed when it
 // ends, so a shop never has two runs at once: a tick while one is waiting or running adds nothing.
 import { prisma } from "../../db.server";
-import { QUEUES, enqueueBulk } from "../../queues.server";
+import { QUEUES, enqueueBulk } from "../../infra/queues.server";
 
 export const billingRunJobId = (shopDomain: string) => `billing-run-${shopDomain}`;
 

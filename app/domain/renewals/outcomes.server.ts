@@ -13,13 +13,13 @@
 // Event source keys are billing-attempt:<gid>:<outcome>, so a replay publishes nothing new.
 import type { Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
-import { log } from "../../log.server";
+import { log } from "../../infra/log.server";
 import { isPlatformError, platformFor } from "../../platform/index.server";
 import type { PlatformContract } from "../../platform/port";
-import { reconcileContract, upsertContract } from "../mirror.server";
-import { money } from "../money.server";
-import { dispatchDeliveries } from "../webhooks/jobs.server";
-import { publishEvent, type Published } from "../webhooks/publish.server";
+import { reconcileContract, upsertContract } from "../subscriptions/mirror.server";
+import { money } from "../shared/money.server";
+import { dispatchDeliveries } from "../outbound-webhooks/jobs.server";
+import { publishEvent, type Published } from "../outbound-webhooks/publish.server";
 import { billingPolicy, retryDueAt } from "./policy.server";
 
 type Tx = Prisma.TransactionClient;

@@ -6,7 +6,7 @@
 // settled through the webhook's own handler. Its event keys are the attempt's, so a webhook that
 // arrives after all moves nothing twice.
 import { prisma } from "../../db.server";
-import { log } from "../../log.server";
+import { log } from "../../infra/log.server";
 import { isPlatformError, type ShopifyPort } from "../../platform/index.server";
 import { handleBillingOutcome, type BillingAttemptTopic } from "./outcomes.server";
 

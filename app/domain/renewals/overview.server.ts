@@ -1,7 +1,7 @@
 // What the Billing settings page shows besides the policy: the shop's contracts in dunning now
 // (docs/decisions/081). Tenancy: every read is scoped by the shop's id.
 import { prisma } from "../../db.server";
-import { iso } from "../money.server";
+import { iso } from "../shared/money.server";
 
 export interface DunningRow {
   contractId: string;

@@ -4,9 +4,9 @@
 // (renewal-reminder:<contract>:<due date>) would refuse a second one anyway. A contract rescheduled
 // to a new date gets a reminder for the new date; one moved back to a reminded date does not.
 import { prisma } from "../../db.server";
-import { money } from "../money.server";
-import { dispatchDeliveries } from "../webhooks/jobs.server";
-import { publishEvent, type Published } from "../webhooks/publish.server";
+import { money } from "../shared/money.server";
+import { dispatchDeliveries } from "../outbound-webhooks/jobs.server";
+import { publishEvent, type Published } from "../outbound-webhooks/publish.server";
 import { billingPolicy } from "./policy.server";
 
 const PAGE = 500;

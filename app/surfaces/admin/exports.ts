@@ -4,14 +4,14 @@
 // Idempotency-Key header is ignored here (docs/decisions/057-export-jobs.md). The unauthenticated signed download
 // is answered by the API front door (app/surfaces/exports-download.server.ts).
 import { z } from "zod";
-import { ApiError } from "../../errors";
+import { ApiError } from "../../infra/errors";
 import { defineRoute, type AnyRoute } from "../../http/route";
 import { decodeCursor, toEnvelope } from "../../http/cursor.server";
-import { clampLimit } from "../../domain/paging.server";
+import { clampLimit } from "../../domain/shared/paging.server";
 import { DATASETS, DATASET_NAMES, datasetsFor, type DatasetName } from "../../domain/exports/datasets.server";
-import { EXPORT_FORMATS, snakeKey, type ExportFormat } from "../../domain/exports/format";
+import { EXPORT_FORMATS, snakeKey, type ExportFormat } from "../../domain/shared/format";
 import { createExport, getExport, listExports } from "../../domain/exports/jobs.server";
-import type { SubscriptionFilterOptions } from "../../domain/subscription-filters.server";
+import type { SubscriptionFilterOptions } from "../../domain/subscriptions/filters.server";
 import { SUBSCRIPTION_FILTER_NAMES, filtersToQuery, issueMessage, subscriptionFiltersSchema } from "../subscription-filters";
 
 const ExportJobSchema = z.object({

@@ -3,7 +3,7 @@
 // /docs/openapi.json, and tests/integration/http/response-schemas.test.ts validates real answers
 // against them. Strict objects: a field the reference does not declare fails that test.
 import { z } from "zod";
-import { RANGES, WINDOWS } from "../../domain/analytics.server";
+import { RANGES, WINDOWS } from "../../domain/insights/analytics.server";
 
 export const Timestamp = z.iso.datetime().describe("ISO 8601, UTC");
 export const Gid = (type: string) => z.string().meta({ description: `gid://shopify/${type}/<number>`, example: `gid://shopify/${type}/1001` });

@@ -6,10 +6,10 @@ import { z } from "zod";
 import { defineRoute, type AnyRoute } from "../../http/route";
 import { decodeCursor, toEnvelope } from "../../http/cursor.server";
 import { rowId } from "../../http/ids";
-import { clampLimit } from "../../domain/paging.server";
-import { ApiError } from "../../errors";
-import { EVENT_CATALOGUE, EVENT_TYPES, MAX_ACTIVE_ENDPOINTS, RETRY_LADDER_MS, isEventType, type EventType } from "../../domain/webhooks/catalogue";
-import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, updateEndpoint, type EndpointView } from "../../domain/webhooks/endpoints.server";
+import { clampLimit } from "../../domain/shared/paging.server";
+import { ApiError } from "../../infra/errors";
+import { EVENT_CATALOGUE, EVENT_TYPES, MAX_ACTIVE_ENDPOINTS, RETRY_LADDER_MS, isEventType, type EventType } from "../../domain/outbound-webhooks/catalogue";
+import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, updateEndpoint, type EndpointView } from "../../domain/outbound-webhooks/endpoints.server";
 import {
   getDelivery,
   listDeliveries,
@@ -18,7 +18,7 @@ import {
   sendTestEvent,
   RECOVER_MAX,
   type DeliveryView,
-} from "../../domain/webhooks/deliveries.server";
+} from "../../domain/outbound-webhooks/deliveries.server";
 import { isoTimestamp } from "../fields";
 import { page, Timestamp } from "./schemas";
 

@@ -16,7 +16,7 @@ import {
   skipSubscription,
   updateSubscriptionLine,
   type WriteContext,
-} from "../../domain/subscription-writes.server";
+} from "../../domain/subscriptions/writes.server";
 import { gid, isoTimestamp } from "../fields";
 import { Receipt } from "./schemas";
 

@@ -4,9 +4,9 @@
 // (docs/decisions/070-customer-api-ownership.md); the build-a-box object is
 // docs/decisions/072-box-object.md.
 import { z } from "zod";
-import { ApiError } from "../../errors";
-import { customerForAccessToken, issueCustomerSession } from "../../domain/customer-session.server";
-import { getCustomerBox, saveCustomerBox } from "../../domain/customer-box.server";
+import { ApiError } from "../../infra/errors";
+import { customerForAccessToken, issueCustomerSession } from "../../domain/customer/session.server";
+import { getCustomerBox, saveCustomerBox } from "../../domain/customer/box.server";
 import {
   customerPaymentMethod,
   listCustomerSubscriptions,
@@ -19,14 +19,14 @@ import {
   swapOptions,
   updateCustomerLine,
   type PortalContext,
-} from "../../domain/customer-portal.server";
+} from "../../domain/customer/portal.server";
 import {
   getNotificationPreferences,
   normalisePreferences,
   notificationActivity,
   setNotificationPreferences,
-} from "../../domain/notification-preferences.server";
-import { portalConfigFor } from "../../domain/shops.server";
+} from "../../domain/customer/notification-preferences.server";
+import { portalConfigFor } from "../../domain/shop/shops.server";
 import { INVALID_CREDENTIAL_MESSAGE, SESSION_HEADER } from "../../http/auth.server";
 import { contractGid, lineGid } from "../../http/ids";
 import { defineRoute, type AnyRoute, type RouteContext } from "../../http/route";

@@ -3,7 +3,7 @@
 // cart gap (docs/decisions/065-storefront-api.md). Success answers are cacheable for a short time
 // (STOREFRONT_SURFACE.cacheMaxAgeSeconds, Vary: Origin, Authorization); errors are not.
 import { z } from "zod";
-import { previewMixMatch, productPlans, storefrontBundle, storefrontMixMatch } from "../../domain/storefront.server";
+import { previewMixMatch, productPlans, storefrontBundle, storefrontMixMatch } from "../../domain/storefront/reads.server";
 import { defineRoute, type AnyRoute } from "../../http/route";
 
 const gidOrNumber = (type: string) =>

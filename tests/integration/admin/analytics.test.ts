@@ -1,7 +1,7 @@
 // Analytics definitions (docs/decisions/022-analytics-definitions.md) through the Admin API.
 import { prisma } from "../../../app/db.server";
 import fc from "fast-check";
-import { churn, cohorts, rangeBounds, RANGES } from "../../../app/domain/analytics.server";
+import { churn, cohorts, rangeBounds, RANGES } from "../../../app/domain/insights/analytics.server";
 import { api, createAdminShop, gid, insertContracts, secretKey } from "../../support/admin-factories";
 
 const DAY = 86_400_000;

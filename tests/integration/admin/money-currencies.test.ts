@@ -3,8 +3,8 @@
 // signed subscription_contracts/create webhook and a real worker, and are read back over HTTP
 // through the Admin API (the contract, its lines) and MRR.
 import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys.server";
-import { reconcileShop } from "../../../app/domain/mirror.server";
+import { mintKey } from "../../../app/domain/keys/keys.server";
+import { reconcileShop } from "../../../app/domain/subscriptions/mirror.server";
 import { startStack, type Stack } from "../../support/stack";
 
 let stack: Stack;

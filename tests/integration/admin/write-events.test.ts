@@ -2,7 +2,7 @@
 // and the single outbound event comes from the platform's inbound contract-update webhook
 // (simulator → app → real worker), not from the write; a replayed write adds nothing.
 import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys.server";
+import { mintKey } from "../../../app/domain/keys/keys.server";
 import { startStack, type Stack } from "../../support/stack";
 
 let stack: Stack;

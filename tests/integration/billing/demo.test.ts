@@ -4,7 +4,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys.server";
+import { mintKey } from "../../../app/domain/keys/keys.server";
 import type { BillingRunSummary } from "../../../app/domain/renewals/charge.server";
 import { seedDemo } from "../../../prisma/seed";
 import { startStack, type Stack } from "../../support/stack";

@@ -10,7 +10,7 @@ import { fixedClock } from "../../../app/domain/renewals/clock.server";
 import { billingIdempotencyKey, runBilling } from "../../../app/domain/renewals/charge.server";
 import { queueBillingRuns } from "../../../app/domain/renewals/jobs.server";
 import { saveBillingPolicy } from "../../../app/domain/renewals/policy.server";
-import { QUEUES, queue } from "../../../app/queues.server";
+import { QUEUES, queue } from "../../../app/infra/queues.server";
 import { eventsOf, mirrorOf, seedDueContract, simAttempts } from "../../support/billing-factories";
 import { postShopifyWebhook } from "../../support/shopify-webhooks";
 import { eventually, startStack, type Stack } from "../../support/stack";

@@ -4,7 +4,7 @@
 // the attempts it already made instead of making new ones.
 import { prisma } from "../../../app/db.server";
 import { billingRunJobId, queueBillingRuns } from "../../../app/domain/renewals/jobs.server";
-import { QUEUES, queue } from "../../../app/queues.server";
+import { QUEUES, queue } from "../../../app/infra/queues.server";
 import { exited, startWorker, type WorkerProcess } from "../../support/processes";
 import { eventsOf, seedDueContract, simAttempts } from "../../support/billing-factories";
 import { eventually, startStack, type Stack } from "../../support/stack";

@@ -4,7 +4,7 @@
 // on the platform or in the database. The platform, not the mirror, decides; a cancelled
 // contract is refused for edits but still takes a cancel reason and save events.
 import { prisma } from "../../../app/db.server";
-import { reconcileContract } from "../../../app/domain/mirror.server";
+import { reconcileContract } from "../../../app/domain/subscriptions/mirror.server";
 import { startStack, type Stack } from "../../support/stack";
 import { seedCustomerShop, type CustomerShop } from "../../support/customer-factories";
 import { client, enc, simContract, type Json } from "./helpers";

@@ -3,7 +3,7 @@
 // and shops is tests/integration/customer/ownership.test.ts; sessions, CORS and the bucket are
 // sessions.test.ts.
 import { prisma } from "../../../app/db.server";
-import { periodOf } from "../../../app/domain/customer-box.server";
+import { periodOf } from "../../../app/domain/customer/box.server";
 import { eventually, startStack, type Stack } from "../../support/stack";
 import { publishMenu, seedCustomerShop, type CustomerShop } from "../../support/customer-factories";
 import { client, enc, simContract, type Json } from "./helpers";

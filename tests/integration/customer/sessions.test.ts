@@ -1,8 +1,8 @@
 // Customer API sessions, CORS and the per-shop bucket over real HTTP. A session is a stateless
 // signed claim (app/domain/customer-session.server.ts): tampered, expired, cross-shop,
 // revoked-key and rotated-secret sessions are refused, and one token works on any web process.
-import { issueCustomerSession } from "../../../app/domain/customer-session.server";
-import { mintKey, revokeKey } from "../../../app/domain/keys.server";
+import { issueCustomerSession } from "../../../app/domain/customer/session.server";
+import { mintKey, revokeKey } from "../../../app/domain/keys/keys.server";
 import { startStack, type Stack } from "../../support/stack";
 import { startWebProcess } from "../../support/processes";
 import { customerToken, seedCustomerShop, type CustomerShop } from "../../support/customer-factories";

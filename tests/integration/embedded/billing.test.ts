@@ -4,10 +4,10 @@
 // shop to Free; a development store's approved test charge still fails the gate; the support
 // override pins the plan until cleared.
 import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys.server";
-import { cancelProPlan, requestProPlan, syncPlanFromBilling } from "../../../app/domain/billing.server";
-import { setAppPlan } from "../../../app/domain/shop-lifecycle.server";
-import { recordInstallation } from "../../../app/domain/shop-lifecycle.server";
+import { mintKey } from "../../../app/domain/keys/keys.server";
+import { cancelProPlan, requestProPlan, syncPlanFromBilling } from "../../../app/domain/shop/app-plan.server";
+import { setAppPlan } from "../../../app/domain/shop/lifecycle.server";
+import { recordInstallation } from "../../../app/domain/shop/lifecycle.server";
 import { startStack, type Stack } from "../../support/stack";
 
 let stack: Stack;

@@ -1,7 +1,7 @@
 // The per-key usage counter the API keys page shows (decision 060): the kernel counts every
 // answer to an authenticated key by outcome; 30 UTC days are summed; keys do not mix.
-import { keyUsage, recordKeyUsage } from "../../../app/domain/key-usage.server";
-import { redis } from "../../../app/redis.server";
+import { keyUsage, recordKeyUsage } from "../../../app/domain/keys/usage.server";
+import { redis } from "../../../app/infra/redis.server";
 import { api, createAdminShop, secretKey } from "../../support/admin-factories";
 
 const keyId = (key: string) => key.split("_")[2];

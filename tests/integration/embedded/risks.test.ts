@@ -1,8 +1,8 @@
 // Risk Center checks (app/domain/risks.server.ts): each finds its risk from real rows, and the
 // list comes most severe first. Nothing found on a healthy shop.
 import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys.server";
-import { openRisks } from "../../../app/domain/risks.server";
+import { mintKey } from "../../../app/domain/keys/keys.server";
+import { openRisks } from "../../../app/domain/shop/risks.server";
 import { createAdminShop, insertContracts } from "../../support/admin-factories";
 
 const DAY = 86_400_000;

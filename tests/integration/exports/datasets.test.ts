@@ -3,7 +3,7 @@
 // boundaries, each shop's rows only, and the same rows in CSV and JSONL.
 import { prisma } from "../../../app/db.server";
 import { DATASETS, type DatasetName } from "../../../app/domain/exports/datasets.server";
-import { encoder } from "../../../app/domain/exports/format";
+import { encoder } from "../../../app/domain/shared/format";
 import { streamDataset } from "../../../app/domain/exports/stream.server";
 import { createAdminShop, createPlanGroup, gid } from "../../support/admin-factories";
 

@@ -2,7 +2,7 @@
 // id and the expiry; every refusal is the identical 404 (only the request id differs).
 import { prisma } from "../../../app/db.server";
 import { signDownloadUrl } from "../../../app/domain/exports/signing.server";
-import { runDailySweep } from "../../../app/domain/sweeps.server";
+import { runDailySweep } from "../../../app/domain/housekeeping/daily-sweep.server";
 import { startStack, type Stack } from "../../support/stack";
 import { adminClient, finished, insertGoldenContracts, keyWith } from "../../support/exports";
 

@@ -2,7 +2,7 @@
 // session: the same bytes as a job's file for the same rows (the golden files), the total for
 // the progress bar, the plan gate and the filter rules of POST /exports.
 import { prisma } from "../../../app/db.server";
-import { exportCenterDownload } from "../../../app/surfaces/export-center.server";
+import { exportCenterDownload } from "../../../app/embedded/export-center.server";
 import { createAdminShop } from "../../support/admin-factories";
 import { golden, insertGoldenContracts } from "../../support/exports";
 

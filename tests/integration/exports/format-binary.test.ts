@@ -9,14 +9,14 @@
 import { Prisma } from "@prisma/client";
 import fc from "fast-check";
 import { DATASETS, SUBSCRIPTION_EXPORT_COLUMNS, subscriptionPageSql } from "../../../app/domain/exports/datasets.server";
-import { encoder, type ExportFormat } from "../../../app/domain/exports/format";
-import { binaryRenderer, hasQuote, jsonEscapes } from "../../../app/domain/exports/format-binary";
-import { hotQuery } from "../../../app/pg.server";
-import { copyBinary } from "../../../app/pg-copy.server";
+import { encoder, type ExportFormat } from "../../../app/domain/shared/format";
+import { binaryRenderer, hasQuote, jsonEscapes } from "../../../app/domain/shared/format-binary";
+import { hotQuery } from "../../../app/infra/pg.server";
+import { copyBinary } from "../../../app/infra/pg-copy.server";
 import { streamDataset } from "../../../app/domain/exports/stream.server";
-import type { SubscriptionFilterOptions } from "../../../app/domain/subscription-filters.server";
-import { listSubscriptions, subscriptionJson, type ContractRow } from "../../../app/domain/subscriptions.server";
-import { decodedPage, type Keyset } from "../../../app/domain/paging.server";
+import type { SubscriptionFilterOptions } from "../../../app/domain/subscriptions/filters.server";
+import { listSubscriptions, subscriptionJson, type ContractRow } from "../../../app/domain/subscriptions/reads.server";
+import { decodedPage, type Keyset } from "../../../app/domain/shared/paging.server";
 import { createAdminShop, gid, insertContracts, type ContractSeed } from "../../support/admin-factories";
 
 const NOW = new Date("2026-06-15T12:00:00Z");

@@ -4,7 +4,7 @@
 // and catalogue.
 import { createHash } from "node:crypto";
 import { prisma } from "../../../app/db.server";
-import { QUEUES, queue } from "../../../app/queues.server";
+import { QUEUES, queue } from "../../../app/infra/queues.server";
 import { startStack, type Stack } from "../../support/stack";
 import { adminClient, finished, golden, insertGoldenContracts, keyWith } from "../../support/exports";
 

@@ -3,11 +3,11 @@
 // must mean exactly what the same values mean as parameters, whatever characters they hold.
 import { Prisma } from "@prisma/client";
 import { DATASETS, subscriptionPageSql } from "../../../app/domain/exports/datasets.server";
-import { encoder } from "../../../app/domain/exports/format";
+import { encoder } from "../../../app/domain/shared/format";
 import { streamDataset } from "../../../app/domain/exports/stream.server";
-import type { SubscriptionFilterOptions } from "../../../app/domain/subscription-filters.server";
-import { hotQuery } from "../../../app/pg.server";
-import { binaryRowsStart, copyBinary, inlineSql } from "../../../app/pg-copy.server";
+import type { SubscriptionFilterOptions } from "../../../app/domain/subscriptions/filters.server";
+import { hotQuery } from "../../../app/infra/pg.server";
+import { binaryRowsStart, copyBinary, inlineSql } from "../../../app/infra/pg-copy.server";
 import { createAdminShop, insertContracts } from "../../support/admin-factories";
 
 const NOW = new Date("2026-06-15T12:00:00Z");

@@ -2,8 +2,8 @@
 // app/domain/subscription-filters.server.ts agrees with a plain recount of the filter rules
 // (docs/decisions/055-subscription-filters.md) for random filter combinations, paged by keyset to the end.
 import fc from "fast-check";
-import { listSubscriptionRows } from "../../../app/domain/subscriptions.server";
-import type { SubscriptionFilterOptions } from "../../../app/domain/subscription-filters.server";
+import { listSubscriptionRows } from "../../../app/domain/subscriptions/reads.server";
+import type { SubscriptionFilterOptions } from "../../../app/domain/subscriptions/filters.server";
 import { parseSubscriptionFilterInput } from "../../../app/surfaces/subscription-filters";
 import { createAdminShop, gid, insertContracts, type ContractSeed } from "../../support/admin-factories";
 

@@ -4,8 +4,8 @@
 // the mutation ran once.
 import { randomUUID } from "node:crypto";
 import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys.server";
-import { reconcileContract } from "../../../app/domain/mirror.server";
+import { mintKey } from "../../../app/domain/keys/keys.server";
+import { reconcileContract } from "../../../app/domain/subscriptions/mirror.server";
 import { requestHash } from "../../../app/http/idempotency.server";
 import { startWebProcess, type Child } from "../../support/processes";
 import { eventually, startStack, type Stack } from "../../support/stack";

@@ -3,7 +3,7 @@
 // subscription_contracts webhooks (and reconciles), keeps it while the contract stays ended, and
 // clears it on reactivation. Real simulator, real HTTP webhooks, real BullMQ workers.
 import { prisma } from "../../../app/db.server";
-import { reconcileShop } from "../../../app/domain/mirror.server";
+import { reconcileShop } from "../../../app/domain/subscriptions/mirror.server";
 import { platformFor } from "../../../app/platform/index.server";
 import { startStack, type Stack } from "../../support/stack";
 

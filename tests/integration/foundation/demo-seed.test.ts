@@ -2,7 +2,7 @@
 // second run changes nothing.
 import { prisma } from "../../../app/db.server";
 import { seedDemo } from "../../../prisma/seed";
-import { churn, cohorts } from "../../../app/domain/analytics.server";
+import { churn, cohorts } from "../../../app/domain/insights/analytics.server";
 import { startStack, type Stack } from "../../support/stack";
 
 let stack: Stack;

@@ -3,8 +3,8 @@
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@prisma/client";
 import { prisma } from "../../../app/db.server";
-import { authenticateKey, mintKey } from "../../../app/domain/keys.server";
-import { hotQuery, isoFromPgTimestamp } from "../../../app/pg.server";
+import { authenticateKey, mintKey } from "../../../app/domain/keys/keys.server";
+import { hotQuery, isoFromPgTimestamp } from "../../../app/infra/pg.server";
 
 async function inTimeZone<T>(tz: string, fn: () => Promise<T>): Promise<T> {
   const before = process.env.TZ;

@@ -5,9 +5,9 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import path from "node:path";
 import { prisma } from "../../../app/db.server";
 import { env } from "../../../app/env.server";
-import { mintKey } from "../../../app/domain/keys.server";
+import { mintKey } from "../../../app/domain/keys/keys.server";
 import { platformFor } from "../../../app/platform/index.server";
-import { QUEUES, enqueue, queue } from "../../../app/queues.server";
+import { QUEUES, enqueue, queue } from "../../../app/infra/queues.server";
 import { postShopifyWebhook } from "../../support/shopify-webhooks";
 import { eventually, startStack, type Stack } from "../../support/stack";
 

@@ -6,8 +6,8 @@ import { Session } from "@shopify/shopify-api";
 import { prisma } from "../../../app/db.server";
 import { env } from "../../../app/env.server";
 import { platformFor } from "../../../app/platform/index.server";
-import { currentKeyId, sealedKeyId } from "../../../app/secret-box.server";
-import { openSessionToken } from "../../../app/session-tokens.server";
+import { currentKeyId, sealedKeyId } from "../../../app/infra/secret-box.server";
+import { openSessionToken } from "../../../app/shopify/session-tokens.server";
 import { sessionStorage } from "../../../app/shopify.server";
 import { startStack, type Stack } from "../../support/stack";
 
@@ -24,7 +24,7 @@ const rowOf = (domain: string) => prisma.session.findUniqueOrThrow({ where: { id
 it("an installed shop's token is not in the database in clear, and the platform adapter still uses it", async () => {
   const domain = `t-${randomUUID().slice(0, 12)}.myshopify.com`;
   const installed = await stack.control.installShop({ shop: domain });
-  const { recordInstallation } = await import("../../../app/domain/shop-lifecycle.server");
+  const { recordInstallation } = await import("../../../app/domain/shop/lifecycle.server");
   await recordInstallation(domain, installed.accessToken, installed.scope);
 
   const row = await rowOf(domain);

@@ -1,7 +1,7 @@
 // The daily sweep applies every retention rule, and only to what is old enough.
 import { randomUUID } from "node:crypto";
 import { prisma } from "../../../app/db.server";
-import { runDailySweep } from "../../../app/domain/sweeps.server";
+import { runDailySweep } from "../../../app/domain/housekeeping/daily-sweep.server";
 
 const HOUR = 3600_000;
 const ago = (hours: number) => new Date(Date.now() - hours * HOUR);

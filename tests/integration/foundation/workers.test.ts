@@ -2,7 +2,7 @@
 // in the middle of a job loses nothing, and SIGTERM lets the active job finish.
 import { prisma } from "../../../app/db.server";
 import { env } from "../../../app/env.server";
-import { QUEUES, enqueue, queue, queueConnection } from "../../../app/queues.server";
+import { QUEUES, enqueue, queue, queueConnection } from "../../../app/infra/queues.server";
 import { exited, startWorker } from "../../support/processes";
 import { deleteRedisPrefix } from "../../support/redis-keys";
 import { eventually, startStack, type Stack } from "../../support/stack";

@@ -4,7 +4,7 @@
 import { createHmac } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ERROR_CODES } from "../../../app/errors";
+import { ERROR_CODES } from "../../../app/infra/errors";
 import { errorsHtml, openApiDocument, referenceHtml, WEBHOOK_VERIFIER } from "../../../app/surfaces/docs.server";
 import { loader as errorsLoader } from "../../../app/routes/docs.api.errors";
 import { loader as openapiLoader } from "../../../app/routes/docs.openapi[.]json";

@@ -2,7 +2,7 @@
 // envelope, whatever its bytes (issue 14, items 6-11; docs/decisions/037-api-front-door.md):
 // over real HTTP, through server.ts, never a 500, a reset, an HTML page or a stack trace.
 import { randomUUID } from "node:crypto";
-import { mintKey } from "../../../app/domain/keys.server";
+import { mintKey } from "../../../app/domain/keys/keys.server";
 import { startStack, type Stack } from "../../support/stack";
 import { rawRequest, rawSocket, type RawAnswer } from "../../support/raw-http";
 import { createPlanGroup, gid, insertContract } from "../../support/admin-factories";

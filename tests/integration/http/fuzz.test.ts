@@ -1,7 +1,7 @@
 // Fuzz: random paths, methods, headers and bodies against every surface. Every answer is a
 // well-formed envelope with a status the reference names; a 500 only from the injected fault (/boom).
 import fc from "fast-check";
-import { ERROR_CODES } from "../../../app/errors";
+import { ERROR_CODES } from "../../../app/infra/errors";
 import { REQUEST_ID_RE } from "../../../app/http/request-id.server";
 import { SURFACES, principalFor, testSurface } from "./helpers";
 

@@ -3,13 +3,13 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { prisma } from "../../../app/db.server";
-import { mintKey, type KeyKind } from "../../../app/domain/keys.server";
-import { issueCustomerSession } from "../../../app/domain/customer-session.server";
-import { afterWhere, KEYSET_ORDER } from "../../../app/domain/paging.server";
+import { mintKey, type KeyKind } from "../../../app/domain/keys/keys.server";
+import { issueCustomerSession } from "../../../app/domain/customer/session.server";
+import { afterWhere, KEYSET_ORDER } from "../../../app/domain/shared/paging.server";
 import { keysetPage } from "../../../app/http/cursor.server";
 import { createSurface, type KernelOptions, type SurfaceConfig } from "../../../app/http/kernel.server";
 import { defineRoute, type AnyRoute } from "../../../app/http/route";
-import { ApiError } from "../../../app/errors";
+import { ApiError } from "../../../app/infra/errors";
 import { ADMIN_SURFACE, CUSTOMER_SURFACE, STOREFRONT_SURFACE } from "../../../app/surfaces/config";
 
 export const SURFACES: SurfaceConfig[] = [ADMIN_SURFACE, STOREFRONT_SURFACE, CUSTOMER_SURFACE];
@@ -173,7 +173,7 @@ export async function envelopeOf(res: Response) {
 
 /** The shared command connection, once connected (it has no offline queue). */
 export async function readyRedis() {
-  const { redis } = await import("../../../app/redis.server");
+  const { redis } = await import("../../../app/infra/redis.server");
   const r = redis();
   if (r.status !== "ready") await new Promise<void>((resolve) => r.once("ready", () => resolve()));
   return r;

@@ -1,6 +1,6 @@
 // API keys against the real database: minting, hashing, listing, revocation, expiry.
 import { prisma } from "../../../app/db.server";
-import { authenticateKey, hashSecret, listKeys, mintKey, revokeKey, revokeAllKeys } from "../../../app/domain/keys.server";
+import { authenticateKey, hashSecret, listKeys, mintKey, revokeKey, revokeAllKeys } from "../../../app/domain/keys/keys.server";
 import { createShop } from "./helpers";
 
 describe("API keys", () => {

@@ -1,8 +1,8 @@
 // Every kernel error code on every surface, in the documented order of checks (/docs#section/Conventions):
 // credential (401s) → plan gate → rate limit → route (404/405) → scope → validation → handler.
 import { prisma } from "../../../app/db.server";
-import { ERROR_CODES } from "../../../app/errors";
-import { issueCustomerSession } from "../../../app/domain/customer-session.server";
+import { ERROR_CODES } from "../../../app/infra/errors";
+import { issueCustomerSession } from "../../../app/domain/customer/session.server";
 import { bucketKey } from "../../../app/http/rate-limit.server";
 import { REQUEST_ID_RE } from "../../../app/http/request-id.server";
 import { SURFACES, readyRedis, createShop, envelopeOf, keyFor, principalFor, req, testSurface, OTHER_SCOPE, TEST_SCOPE, type Creds } from "./helpers";

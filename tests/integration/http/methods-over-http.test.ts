@@ -1,7 +1,7 @@
 // Methods Remix's router does not take (PROPFIND, PURGE, TRACE...) still get the kernel's
 // answer over real HTTP: 401 before authentication, 405 method_not_allowed after.
 import { request as httpRequest } from "node:http";
-import { mintKey } from "../../../app/domain/keys.server";
+import { mintKey } from "../../../app/domain/keys/keys.server";
 import { startStack, type Stack } from "../../support/stack";
 
 let stack: Stack;

@@ -3,7 +3,7 @@
 // whatever rows are inserted while paging. Real Postgres rows (api_keys of a fresh shop).
 import fc from "fast-check";
 import { prisma } from "../../../app/db.server";
-import { afterWhere, KEYSET_ORDER } from "../../../app/domain/paging.server";
+import { afterWhere, KEYSET_ORDER } from "../../../app/domain/shared/paging.server";
 import { keysetPage } from "../../../app/http/cursor.server";
 import { createShop } from "./helpers";
 

@@ -4,7 +4,7 @@ import { Redis } from "ioredis";
 import { ADMIN_SURFACE, CUSTOMER_SURFACE } from "../../../app/surfaces/config";
 import { bucketKey, takeToken, resetLocalBuckets, ADMIN_BUCKET } from "../../../app/http/rate-limit.server";
 import { principalFor, readyRedis, req, testSurface, keyFor, envelopeOf } from "./helpers";
-import { issueCustomerSession } from "../../../app/domain/customer-session.server";
+import { issueCustomerSession } from "../../../app/domain/customer/session.server";
 
 describe("rate limits", () => {
   it("500 parallel requests from one shop admit exactly the burst (120); the rest get 429 + Retry-After", async () => {

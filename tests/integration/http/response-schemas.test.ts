@@ -5,7 +5,7 @@
 // docs/decisions/045-route-entries.md.
 import { z } from "zod";
 import { prisma } from "../../../app/db.server";
-import { mintKey, PUBLISHED_SCOPES, type Scope } from "../../../app/domain/keys.server";
+import { mintKey, PUBLISHED_SCOPES, type Scope } from "../../../app/domain/keys/keys.server";
 import type { AnyRoute } from "../../../app/http/route";
 import { adminRoutes } from "../../../app/surfaces/admin/routes";
 import { customerRoutes } from "../../../app/surfaces/customer/routes";

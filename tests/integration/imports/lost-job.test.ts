@@ -7,7 +7,7 @@ import { prisma } from "../../../app/db.server";
 import { env } from "../../../app/env.server";
 import { createImport, runImport, startImport } from "../../../app/domain/imports/imports.server";
 import { requeueLostImports } from "../../../app/domain/imports/sweep.server";
-import { createWorker, QUEUES, queue, queueConnection } from "../../../app/queues.server";
+import { createWorker, QUEUES, queue, queueConnection } from "../../../app/infra/queues.server";
 import { PROCESSORS } from "../../../workers/processors";
 import { deleteRedisPrefix } from "../../support/redis-keys";
 import { eventually, startStack, type Stack } from "../../support/stack";

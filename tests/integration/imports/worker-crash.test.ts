@@ -5,7 +5,7 @@
 // for the import key (the crash-recovery lookup), not by creating the contract again.
 import { prisma } from "../../../app/db.server";
 import { createImport, IMPORT_KEY_ATTRIBUTE, importProgress, startImport } from "../../../app/domain/imports/imports.server";
-import { QUEUES } from "../../../app/queues.server";
+import { QUEUES } from "../../../app/infra/queues.server";
 import { exited, startWorker } from "../../support/processes";
 import { eventuallyProgressing, startStack, type Stack } from "../../support/stack";
 import { exportMigration, seedCatalogue, seedSubscribers } from "../../support/imports";

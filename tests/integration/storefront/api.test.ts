@@ -2,7 +2,7 @@
 // adapter): publishable vs secret key, CORS, live selling plan resolution vs a platform outage,
 // cache headers, and the price preview where the live variant price wins.
 import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys.server";
+import { mintKey } from "../../../app/domain/keys/keys.server";
 import { startStack, type Stack } from "../../support/stack";
 import { ALLOWED_ORIGIN, STALE_PLAN_GID, seedStorefrontShop, type StorefrontShop } from "../../support/storefront-factories";
 

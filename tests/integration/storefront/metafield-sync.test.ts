@@ -2,8 +2,8 @@
 // sync: on the products the plan is sold on, with the live child selling plan, rewritten only
 // when they change, cleared when a product no longer carries the plan.
 import { prisma } from "../../../app/db.server";
-import { CLEARED_VALUE, syncStorefrontMetafields } from "../../../app/domain/storefront-sync.server";
-import type { BundlePlanValue, MixMatchValue } from "../../../app/domain/storefront-metafields";
+import { CLEARED_VALUE, syncStorefrontMetafields } from "../../../app/domain/storefront/sync.server";
+import type { BundlePlanValue, MixMatchValue } from "../../../app/domain/storefront/metafields";
 import { startStack, type Stack } from "../../support/stack";
 import { seedStorefrontShop, type StorefrontShop } from "../../support/storefront-factories";
 

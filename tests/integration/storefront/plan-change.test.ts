@@ -3,7 +3,7 @@
 // the app queues it, a real worker re-mirrors the group's child plans and rewrites the
 // metafields with the new child plan id.
 import { prisma } from "../../../app/db.server";
-import { CLEARED_VALUE, syncStorefrontMetafields } from "../../../app/domain/storefront-sync.server";
+import { CLEARED_VALUE, syncStorefrontMetafields } from "../../../app/domain/storefront/sync.server";
 import { startStack, type Stack } from "../../support/stack";
 import { seedStorefrontShop, type StorefrontShop } from "../../support/storefront-factories";
 

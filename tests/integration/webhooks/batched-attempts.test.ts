@@ -8,11 +8,11 @@ vi.hoisted(() => {
 });
 import { randomUUID } from "node:crypto";
 import { prisma } from "../../../app/db.server";
-import { RETRY_LADDER_MS } from "../../../app/domain/webhooks/catalogue";
-import { createEndpoint } from "../../../app/domain/webhooks/endpoints.server";
-import { ATTEMPT_JOB_OPTIONS, attemptJobId } from "../../../app/domain/webhooks/jobs.server";
-import { publishEvent, publishEventNow } from "../../../app/domain/webhooks/publish.server";
-import { QUEUES, enqueueBulk } from "../../../app/queues.server";
+import { RETRY_LADDER_MS } from "../../../app/domain/outbound-webhooks/catalogue";
+import { createEndpoint } from "../../../app/domain/outbound-webhooks/endpoints.server";
+import { ATTEMPT_JOB_OPTIONS, attemptJobId } from "../../../app/domain/outbound-webhooks/jobs.server";
+import { publishEvent, publishEventNow } from "../../../app/domain/outbound-webhooks/publish.server";
+import { QUEUES, enqueueBulk } from "../../../app/infra/queues.server";
 import type { WorkerProcess } from "../../support/processes";
 import { eventually, startStack, type Stack } from "../../support/stack";
 import { makeCert, startDeliveryWorker, startReceiver, type Receiver, type TestCert } from "../../support/webhook-receivers";

@@ -9,12 +9,12 @@ vi.hoisted(() => {
 import { randomUUID } from "node:crypto";
 import { Job } from "bullmq";
 import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys.server";
-import { setAppPlan } from "../../../app/domain/shop-lifecycle.server";
-import { RETRY_LADDER_MS } from "../../../app/domain/webhooks/catalogue";
-import { attemptJobId } from "../../../app/domain/webhooks/jobs.server";
-import { publishEventNow } from "../../../app/domain/webhooks/publish.server";
-import { QUEUES, queue } from "../../../app/queues.server";
+import { mintKey } from "../../../app/domain/keys/keys.server";
+import { setAppPlan } from "../../../app/domain/shop/lifecycle.server";
+import { RETRY_LADDER_MS } from "../../../app/domain/outbound-webhooks/catalogue";
+import { attemptJobId } from "../../../app/domain/outbound-webhooks/jobs.server";
+import { publishEventNow } from "../../../app/domain/outbound-webhooks/publish.server";
+import { QUEUES, queue } from "../../../app/infra/queues.server";
 import type { WorkerProcess } from "../../support/processes";
 import { postShopifyWebhook } from "../../support/shopify-webhooks";
 import { eventually, startStack, type Stack } from "../../support/stack";

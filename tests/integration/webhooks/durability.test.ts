@@ -9,12 +9,12 @@ vi.hoisted(() => {
 import { randomUUID } from "node:crypto";
 import { prisma } from "../../../app/db.server";
 import { env } from "../../../app/env.server";
-import { reconcileShop } from "../../../app/domain/mirror.server";
-import { createEndpoint } from "../../../app/domain/webhooks/endpoints.server";
-import { firstAttemptsJobId } from "../../../app/domain/webhooks/jobs.server";
-import { publishEventNow } from "../../../app/domain/webhooks/publish.server";
-import { requeueWebhookWork } from "../../../app/domain/webhooks/sweep.server";
-import { QUEUES, queue, queueConnection, type WebhookAttemptPayload } from "../../../app/queues.server";
+import { reconcileShop } from "../../../app/domain/subscriptions/mirror.server";
+import { createEndpoint } from "../../../app/domain/outbound-webhooks/endpoints.server";
+import { firstAttemptsJobId } from "../../../app/domain/outbound-webhooks/jobs.server";
+import { publishEventNow } from "../../../app/domain/outbound-webhooks/publish.server";
+import { requeueWebhookWork } from "../../../app/domain/outbound-webhooks/sweep.server";
+import { QUEUES, queue, queueConnection, type WebhookAttemptPayload } from "../../../app/infra/queues.server";
 import { exited, type WorkerProcess } from "../../support/processes";
 import { deleteRedisPrefix } from "../../support/redis-keys";
 import { eventually, startStack, type Stack } from "../../support/stack";

@@ -4,10 +4,10 @@
 // docs/decisions/054-webhook-management.md. No worker runs here: nothing is dialled.
 import { randomUUID } from "node:crypto";
 import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys.server";
-import { setAppPlan } from "../../../app/domain/shop-lifecycle.server";
-import { EVENT_TYPES } from "../../../app/domain/webhooks/catalogue";
-import { publishEventNow } from "../../../app/domain/webhooks/publish.server";
+import { mintKey } from "../../../app/domain/keys/keys.server";
+import { setAppPlan } from "../../../app/domain/shop/lifecycle.server";
+import { EVENT_TYPES } from "../../../app/domain/outbound-webhooks/catalogue";
+import { publishEventNow } from "../../../app/domain/outbound-webhooks/publish.server";
 import { startStack, type Stack } from "../../support/stack";
 
 let stack: Stack;
@@ -214,7 +214,7 @@ it("the delivery log filters by endpoint, status and event and pages by keyset w
 it("the daily sweep prunes deliveries (and their attempt log) older than 30 days", async () => {
   const { api, shopId } = await client();
   const endpoint = await api<{ id: string }>("POST", "/webhooks/endpoints", { url: PUBLIC_URL, events: ["subscription.paused"] });
-  const { runDailySweep } = await import("../../../app/domain/sweeps.server");
+  const { runDailySweep } = await import("../../../app/domain/housekeeping/daily-sweep.server");
   const day = 86_400_000;
   const now = new Date();
   const ids: string[] = [];

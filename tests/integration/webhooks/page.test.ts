@@ -4,9 +4,9 @@
 // delivery's attempt log. docs/decisions/075-webhooks-page.md. No worker runs here: nothing is dialled.
 import { randomUUID } from "node:crypto";
 import { prisma } from "../../../app/db.server";
-import { setAppPlan } from "../../../app/domain/shop-lifecycle.server";
-import { publishEventNow } from "../../../app/domain/webhooks/publish.server";
-import { webhooksPageAction, webhooksPageData } from "../../../app/surfaces/webhooks-page.server";
+import { setAppPlan } from "../../../app/domain/shop/lifecycle.server";
+import { publishEventNow } from "../../../app/domain/outbound-webhooks/publish.server";
+import { webhooksPageAction, webhooksPageData } from "../../../app/embedded/webhooks-page.server";
 import { startStack, type Stack } from "../../support/stack";
 
 let stack: Stack;

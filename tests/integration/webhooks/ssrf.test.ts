@@ -6,10 +6,10 @@
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys.server";
-import { publishEventNow } from "../../../app/domain/webhooks/publish.server";
-import { secretContext } from "../../../app/domain/webhooks/deliver.server";
-import { seal } from "../../../app/secret-box.server";
+import { mintKey } from "../../../app/domain/keys/keys.server";
+import { publishEventNow } from "../../../app/domain/outbound-webhooks/publish.server";
+import { secretContext } from "../../../app/domain/outbound-webhooks/deliver.server";
+import { seal } from "../../../app/infra/secret-box.server";
 import type { WorkerProcess } from "../../support/processes";
 import { eventually, startStack, type Stack } from "../../support/stack";
 import { makeCert, startDeliveryWorker, startReceiver, type Receiver } from "../../support/webhook-receivers";

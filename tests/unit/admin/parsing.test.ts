@@ -1,11 +1,11 @@
 import fc from "fast-check";
-import { ApiError } from "../../../app/errors";
-import { enumParam, parseIsoTimestamp } from "../../../app/domain/query.server";
-import { formatMinor, normalizeDecimal, parseDecimalToMinor } from "../../../app/domain/money.server";
+import { ApiError } from "../../../app/infra/errors";
+import { enumParam, parseIsoTimestamp } from "../../../app/domain/shared/query.server";
+import { formatMinor, normalizeDecimal, parseDecimalToMinor } from "../../../app/domain/shared/money.server";
 import { canonicalJson, requestHash } from "../../../app/http/idempotency.server";
-import { checkRescheduleDate } from "../../../app/domain/subscription-writes.server";
+import { checkRescheduleDate } from "../../../app/domain/subscriptions/writes.server";
 import { adminRoutes } from "../../../app/surfaces/admin/routes";
-import { clampLimit } from "../../../app/domain/paging.server";
+import { clampLimit } from "../../../app/domain/shared/paging.server";
 
 describe("ISO 8601 timestamps", () => {
   it.each([

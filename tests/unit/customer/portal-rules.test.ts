@@ -1,9 +1,9 @@
 // The Customer API's pure rules at their exact boundaries (docs/decisions/070-072): the box
 // window, payment-method expiry, the reschedule anchor, save events and the preference map.
 import { vi } from "vitest";
-import { boxClosedReason, boxCutoff, periodOf } from "../../../app/domain/customer-box.server";
-import { expiryState, noonUtc, preservedRevenueCents, saveEventType } from "../../../app/domain/customer-portal.server";
-import { normalisePreferences, notificationActivity } from "../../../app/domain/notification-preferences.server";
+import { boxClosedReason, boxCutoff, periodOf } from "../../../app/domain/customer/box.server";
+import { expiryState, noonUtc, preservedRevenueCents, saveEventType } from "../../../app/domain/customer/portal.server";
+import { normalisePreferences, notificationActivity } from "../../../app/domain/customer/notification-preferences.server";
 
 const DAY = 86_400_000;
 

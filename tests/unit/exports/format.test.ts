@@ -1,6 +1,6 @@
 // Export encoders (app/domain/exports/format.ts): CSV and JSONL byte rules, the JSONL key rule,
 // and formula-injection neutralisation (CSV free-text cells only).
-import { encoder, exportFilename, snakeKey, type Column } from "../../../app/domain/exports/format";
+import { encoder, exportFilename, snakeKey, type Column } from "../../../app/domain/shared/format";
 
 type Row = { title: string | null; amount: string | null; n: number | null; ok: boolean | null; id: string };
 const columns: Column<Row>[] = [

@@ -1,7 +1,7 @@
 // The wire form of the shared subscription filters (app/surfaces/subscription-filters.ts):
 // every filter (docs/decisions/055) parsed to typed options, every refusal naming the filter and value.
 import { filtersToQuery, parseSubscriptionFilterInput, parseSubscriptionFilterQuery } from "../../../app/surfaces/subscription-filters";
-import { likePattern } from "../../../app/domain/subscription-filters.server";
+import { likePattern } from "../../../app/domain/subscriptions/filters.server";
 
 const ok = (input: unknown) => {
   const r = parseSubscriptionFilterInput(input);

@@ -1,5 +1,5 @@
 // The group commit every webhook worker's attempts share (app/batcher.ts, docs/decisions/077).
-import { Batcher } from "../../../app/batcher";
+import { Batcher } from "../../../app/infra/batcher";
 
 /** A batch runner that records each batch and answers when `release` is called. */
 function controlled<I>(answer: (item: I) => string = (i) => `ok:${String(i)}`) {

@@ -1,5 +1,5 @@
 import { parseEnv } from "../../../app/env.server";
-import { LOCAL_DEFAULTS, applyLocalDefaults } from "../../../scripts/local-env";
+import { LOCAL_DEFAULTS, applyLocalDefaults } from "../../../app/infra/local-env";
 
 const valid = () => {
   const e = {} as unknown as NodeJS.ProcessEnv;

@@ -1,4 +1,4 @@
-import { endedAt, eventForTransition, frequencyLabel, monthlyCents } from "../../../app/domain/mirror.server";
+import { endedAt, eventForTransition, frequencyLabel, monthlyCents } from "../../../app/domain/subscriptions/mirror.server";
 
 const policy = (interval: "DAY" | "WEEK" | "MONTH" | "YEAR", intervalCount: number, months: number[] = []) => ({
   interval,

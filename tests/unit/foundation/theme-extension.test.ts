@@ -3,7 +3,7 @@
 // block uses exists in every locale, and nothing in the theme could carry a credential.
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { STOREFRONT_METAFIELDS } from "../../../app/domain/storefront-metafields";
+import { STOREFRONT_METAFIELDS } from "../../../app/domain/storefront/metafields";
 
 const root = "extensions/subscriptions-theme";
 const blocks = readdirSync(path.join(root, "blocks")).map((f) => ({ file: f, liquid: readFileSync(path.join(root, "blocks", f), "utf8") }));

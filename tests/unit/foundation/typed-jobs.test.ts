@@ -4,9 +4,9 @@
 // keeps every producer on `enqueue` and every processor free of casts.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { PAYLOADS_ARE_JSON, QUEUES, type JobData, type QueueJobs, type TypedJob, enqueue, enqueueBulk } from "../../../app/queues.server";
+import { PAYLOADS_ARE_JSON, QUEUES, type JobData, type QueueJobs, type TypedJob, enqueue, enqueueBulk } from "../../../app/infra/queues.server";
 import { PROCESSORS } from "../../../workers/processors";
-import type { ContractWebhook } from "../../../app/domain/mirror.server";
+import type { ContractWebhook } from "../../../app/domain/subscriptions/mirror.server";
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -48,7 +48,7 @@ describe("typed jobs", () => {
       text.split("\n").forEach((line, i) => {
         const where = `${file}:${i + 1}: ${line.trim()}`;
         if (/job\.data\s+as\b/.test(line) || /\bdata:\s*object\b/.test(line)) offenders.push(where);
-        if (file !== path.join("app", "queues.server.ts") && /\bqueue\([^)]*\)\s*\.(add|addBulk)\(/.test(line)) offenders.push(where);
+        if (file !== path.join("app", "infra", "queues.server.ts") && /\bqueue\([^)]*\)\s*\.(add|addBulk)\(/.test(line)) offenders.push(where);
       });
     }
     expect(offenders).toEqual([]);

@@ -2,14 +2,14 @@
 // customer session claims.
 import fc from "fast-check";
 import { z } from "zod";
-import { digestsEqual, hashSecret, MINTABLE_SCOPES, UNBUILT_SCOPES, validateScopes } from "../../../app/domain/keys.server";
-import { issueCustomerSession, verifyCustomerSession } from "../../../app/domain/customer-session.server";
+import { digestsEqual, hashSecret, MINTABLE_SCOPES, UNBUILT_SCOPES, validateScopes } from "../../../app/domain/keys/keys.server";
+import { issueCustomerSession, verifyCustomerSession } from "../../../app/domain/customer/session.server";
 import { decodeCursor, encodeCursor } from "../../../app/http/cursor.server";
 import { EncodedJson, errorEnvelope } from "../../../app/http/envelope.server";
 import { newRequestId, REQUEST_ID_RE } from "../../../app/http/request-id.server";
 import { compileRoutes, defineRoute, matchRoute } from "../../../app/http/route";
 import { readBody, MAX_BODY_BYTES } from "../../../app/http/body.server";
-import { ApiError } from "../../../app/errors";
+import { ApiError } from "../../../app/infra/errors";
 
 describe("key hashing", () => {
   it("the hash never equals or contains the secret and depends on salt and server secret", () => {

@@ -2,7 +2,7 @@
 // (app/domain/storefront-metafields.ts): what they put on the product form, what they leave out,
 // and that they translate. The demo shop's real values are rendered in Chromium by
 // tests/e2e/theme-blocks.spec.ts.
-import type { BundlePlanValue, MixMatchValue } from "../../../app/domain/storefront-metafields";
+import type { BundlePlanValue, MixMatchValue } from "../../../app/domain/storefront/metafields";
 import { renderBlock } from "../../support/theme";
 
 const bundle = (over: Partial<BundlePlanValue> = {}): string =>

@@ -1,6 +1,6 @@
 // The address rules of docs/decisions/053 at the level of single addresses and CIDRs (the
 // integration table in tests/integration/webhooks/ssrf.test.ts covers whole URLs end to end).
-import { addressRefusal, parseCidr, parseEndpointUrl, parseIp } from "../../../app/domain/webhooks/url-rules.server";
+import { addressRefusal, parseCidr, parseEndpointUrl, parseIp } from "../../../app/domain/outbound-webhooks/url-rules.server";
 
 describe("webhook address rules", () => {
   it("parses IPv6 in every written form to the same bytes", () => {

@@ -1,0 +1,157 @@
+// The delivery log of a shop and the merchant's manual sends: a test event to one endpoint,
+// resend one delivery, recover (resend every failed or exhausted delivery of an endpoint since a
+// time). A manual delivery makes one attempt, marked manual in the log, with no ladder
+// (docs/decisions/054-webhook-management.md). Callable from the Admin API and the Webhooks page.
+import { randomUUID } from "node:crypto";
+import type { DeliveryStatus, WebhookDelivery } from "@prisma/client";
+import { prisma } from "../../db.server";
+import { ApiError } from "../../infra/errors";
+import { QUEUES, queue } from "../../infra/queues.server";
+import { afterWhere, KEYSET_ORDER, toPage, type PageRequest, type PageResult } from "../shared/paging.server";
+import { planAllowsApi } from "../shop/shops.server";
+import { EVENT_CATALOGUE, type EventType } from "./catalogue";
+import { attemptJobId, enqueueAttempts, enqueueFirstAttempts } from "./jobs.server";
+import { eventIdFor } from "./publish.server";
+
+export interface DeliveryView {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  event: string;
+  status: DeliveryStatus;
+  attempts: number;
+  responseCode: number | null;
+  lastError: string | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+  nextAttemptAt: Date | null;
+  manual: boolean;
+}
+
+export interface AttemptView {
+  number: number;
+  manual: boolean;
+  startedAt: Date;
+  finishedAt: Date;
+  responseCode: number | null;
+  error: string | null;
+  outcome: DeliveryStatus;
+}
+
+const view = (d: WebhookDelivery): DeliveryView => ({
+  id: d.id,
+  endpointId: d.endpointId,
+  eventId: d.eventId,
+  event: d.event,
+  status: d.status,
+  attempts: d.attempts,
+  responseCode: d.responseCode,
+  lastError: d.lastError,
+  deliveredAt: d.deliveredAt,
+  createdAt: d.createdAt,
+  nextAttemptAt: d.nextAttemptAt,
+  manual: d.manual,
+});
+
+export interface DeliveryFilters {
+  endpointId?: string;
+  status?: DeliveryStatus;
+  event?: string;
+}
+
+export async function listDeliveries(input: { shopId: string; filters: DeliveryFilters; page: PageRequest }): Promise<PageResult<DeliveryView>> {
+  const rows = await prisma.webhookDelivery.findMany({
+    where: {
+      shopId: input.shopId,
+      ...(input.filters.endpointId ? { endpointId: input.filters.endpointId } : {}),
+      ...(input.filters.status ? { status: input.filters.status } : {}),
+      ...(input.filters.event ? { event: input.filters.event } : {}),
+      ...afterWhere(input.page.after),
+    },
+    orderBy: KEYSET_ORDER,
+    take: input.page.limit + 1,
+  });
+  return toPage(rows, input.page.limit, view);
+}
+
+export async function getDelivery(shopId: string, id: string): Promise<DeliveryView & { attemptLog: AttemptView[] }> {
+  const row = await prisma.webhookDelivery.findFirst({ where: { id, shopId }, include: { attemptLog: { orderBy: { number: "asc" } } } });
+  if (!row) throw new ApiError("not_found", "No such webhook delivery on this shop");
+  return {
+    ...view(row),
+    attemptLog: row.attemptLog.map((a) => ({
+      number: a.number,
+      manual: a.manual,
+      startedAt: a.startedAt,
+      finishedAt: a.finishedAt,
+      responseCode: a.responseCode,
+      error: a.error,
+      outcome: a.outcome,
+    })),
+  };
+}
+
+async function assertEntitled(shopId: string): Promise<void> {
+  const shop = await prisma.shop.findUnique({ where: { id: shopId }, select: { appPlan: true, partnerDevelopment: true, platformPlanPaid: true } });
+  if (!shop || !planAllowsApi(shop)) throw new ApiError("plan_upgrade_required", "Outbound webhooks need the Pro plan");
+}
+
+/** A test event (body `"test": true`, the catalogue's example data) to one endpoint, enabled or not. */
+export async function sendTestEvent(input: { shopId: string; endpointId: string; type?: EventType }): Promise<DeliveryView> {
+  await assertEntitled(input.shopId);
+  const endpoint = await prisma.webhookEndpoint.findFirst({ where: { id: input.endpointId, shopId: input.shopId }, select: { id: true, events: true } });
+  if (!endpoint) throw new ApiError("not_found", "No such webhook endpoint on this shop");
+  const type = input.type ?? (endpoint.events[0] as EventType | undefined) ?? "subscription.created";
+  const sourceKey = `test:${randomUUID()}`;
+  const eventId = eventIdFor(sourceKey);
+  const now = new Date();
+  const delivery = await prisma.$transaction(async (tx) => {
+    await tx.event.create({ data: { id: eventId, shopId: input.shopId, type, data: EVENT_CATALOGUE[type].example, sourceKey, test: true, createdAt: now } });
+    return tx.webhookDelivery.create({
+      data: { shopId: input.shopId, endpointId: endpoint.id, eventId, event: type, status: "pending", nextAttemptAt: now, manual: true, createdAt: now },
+    });
+  });
+  await enqueueFirstAttempts([{ eventId, deliveryIds: [delivery.id] }]).catch(() => undefined); // the sweeper has it otherwise
+  return view(delivery);
+}
+
+/** Marks deliveries for one manual attempt each and queues it (a waiting retry is brought forward). */
+async function requeueManual(rows: Array<Pick<WebhookDelivery, "id" | "attempts" | "status">>): Promise<void> {
+  if (!rows.length) return;
+  const now = new Date();
+  await prisma.webhookDelivery.updateMany({ where: { id: { in: rows.map((r) => r.id) } }, data: { status: "pending", manual: true, nextAttemptAt: now } });
+  const q = queue(QUEUES.webhooks);
+  for (const r of rows) {
+    if (r.status !== "failed") continue;
+    // A failed delivery has its next attempt waiting as a delayed job: run it now instead.
+    const waiting = await q.getJob(attemptJobId(r.id, r.attempts + 1)).catch(() => undefined);
+    if (waiting && (await waiting.isDelayed())) await waiting.promote().catch(() => undefined);
+  }
+  await enqueueAttempts(rows.map((r) => ({ deliveryId: r.id, attempt: r.attempts + 1 }))).catch(() => undefined);
+}
+
+export async function resendDelivery(input: { shopId: string; deliveryId: string }): Promise<DeliveryView> {
+  await assertEntitled(input.shopId);
+  const row = await prisma.webhookDelivery.findFirst({ where: { id: input.deliveryId, shopId: input.shopId } });
+  if (!row) throw new ApiError("not_found", "No such webhook delivery on this shop");
+  if (row.status === "pending") return view(row); // its attempt is on its way already
+  await requeueManual([row]);
+  return view(await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: row.id } }));
+}
+
+export const RECOVER_MAX = 1000;
+
+/** Every failed or exhausted delivery of the endpoint created at or after `since` (at most RECOVER_MAX, oldest first). */
+export async function recoverDeliveries(input: { shopId: string; endpointId: string; since: Date }): Promise<{ queued: number; deliveryIds: string[] }> {
+  await assertEntitled(input.shopId);
+  const endpoint = await prisma.webhookEndpoint.findFirst({ where: { id: input.endpointId, shopId: input.shopId }, select: { id: true } });
+  if (!endpoint) throw new ApiError("not_found", "No such webhook endpoint on this shop");
+  const rows = await prisma.webhookDelivery.findMany({
+    where: { endpointId: endpoint.id, status: { in: ["failed", "exhausted"] }, createdAt: { gte: input.since } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: RECOVER_MAX,
+    select: { id: true, attempts: true, status: true },
+  });
+  await requeueManual(rows);
+  return { queued: rows.length, deliveryIds: rows.map((r) => r.id) };
+}

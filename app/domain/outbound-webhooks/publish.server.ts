@@ -1,0 +1,105 @@
+// publishEvent: the ONE way an outbound event comes to exist (docs/decisions/050-webhook-events.md).
+// Call it inside the transaction of the change that causes the event; it writes the event and one
+// delivery row per subscribed, enabled endpoint in that same transaction (the outbox), so the
+// change and its announcement commit together or not at all. After the commit, hand the returned
+// deliveryIds to dispatchDeliveries() (or use publishEventNow, which does both); if that never
+// happens (a crash, Redis away) the sweeper queues them.
+//
+// The event id is derived from `sourceKey` (what caused it: "shopify-webhook:<X-Shopify-Webhook-Id>",
+// "billing-attempt:<gid>:renewed", ...), so publishing the same source twice yields the same id
+// and no second event. `data` is parsed by the event's strict allowlist (catalogue.ts).
+//
+// Below Pro (or uninstalled) the event is recorded and nothing is queued: events stop at the next
+// publish and resume on re-upgrade. Disabled endpoints are not queued for (never replayed).
+import { createHash } from "node:crypto";
+import { Prisma } from "@prisma/client";
+import { hotQuery } from "../../infra/pg.server";
+import { EVENT_CATALOGUE, type EventData, type EventType } from "./catalogue";
+import { dispatchDeliveries } from "./jobs.server";
+
+type Tx = Prisma.TransactionClient;
+
+export function eventIdFor(sourceKey: string): string {
+  return "evt_" + createHash("sha256").update(sourceKey).digest("base64url").slice(0, 24);
+}
+
+export interface PublishInput<T extends EventType = EventType> {
+  shopId: string;
+  type: T;
+  /** What caused the event; one source, one event. */
+  sourceKey: string;
+  data: EventData<T>;
+  /** When it happened (the body's created_at); default now. */
+  occurredAt?: Date;
+}
+
+export interface Published {
+  eventId: string;
+  /** false when the source was already published (nothing written). */
+  created: boolean;
+  /** Deliveries written; queue them after the commit with dispatchDeliveries(). */
+  deliveryIds: string[];
+}
+
+/**
+ * The event, and its delivery rows when the shop is entitled, in ONE statement (one round trip
+ * inside the caller's transaction, and atomic on its own for publishEventNow; docs/decisions/078):
+ * the event is inserted unless its source was published already, and only a new event gets
+ * deliveries, one per enabled endpoint subscribed to its type. The entitlement is planAllowsApi
+ * (app/domain/shops.server.ts) written in SQL: installed, on Pro, and not a partner development
+ * store whose platform plan is unpaid. Delivery ids are random UUIDs (like the attempt log's).
+ */
+function publishSql(input: PublishInput, data: Prisma.InputJsonValue, eventId: string): Prisma.Sql {
+  const now = new Date().toISOString();
+  const occurred = (input.occurredAt ?? new Date()).toISOString();
+  return Prisma.sql`
+    WITH ev AS (
+      INSERT INTO events (id, shop_id, type, data, source_key, created_at)
+      VALUES (${eventId}, ${input.shopId}, ${input.type}, ${JSON.stringify(data)}::jsonb, ${input.sourceKey}, ${occurred}::timestamp(3))
+      ON CONFLICT DO NOTHING
+      RETURNING id
+    ), entitled AS (
+      SELECT 1 FROM shops s
+       WHERE s.id = ${input.shopId} AND s.install_state = 'INSTALLED' AND s.app_plan = 'PRO'
+         AND (NOT s.partner_development OR s.platform_plan_paid)
+    ), dl AS (
+      INSERT INTO webhook_deliveries (id, shop_id, endpoint_id, event_id, event, next_attempt_at, created_at)
+      SELECT gen_random_uuid()::text, e.shop_id, e.id, ev.id, ${input.type}, ${now}::timestamp(3), ${now}::timestamp(3)
+        FROM ev CROSS JOIN webhook_endpoints e
+       WHERE e.shop_id = ${input.shopId} AND e.enabled AND ${input.type}::text = ANY(e.events) AND EXISTS (SELECT 1 FROM entitled)
+      ON CONFLICT DO NOTHING
+      RETURNING id
+    )
+    SELECT (SELECT count(*) FROM ev)::int AS created, ARRAY(SELECT id FROM dl) AS "deliveryIds"`;
+}
+
+function prepare<T extends EventType>(input: PublishInput<T>) {
+  const data = EVENT_CATALOGUE[input.type].data.parse(input.data) as Prisma.InputJsonValue;
+  const eventId = eventIdFor(input.sourceKey);
+  return { eventId, sql: publishSql(input, data, eventId) };
+}
+
+type PublishRow = { created: number; deliveryIds: string[] };
+const published = (eventId: string, row: PublishRow | undefined): Published => ({
+  eventId,
+  created: (row?.created ?? 0) > 0,
+  deliveryIds: row?.deliveryIds ?? [],
+});
+
+/** Inside the transaction of the change that causes the event (the outbox). */
+export async function publishEvent<T extends EventType>(tx: Tx, input: PublishInput<T>): Promise<Published> {
+  const { eventId, sql } = prepare(input);
+  const rows = await tx.$queryRaw<PublishRow[]>(sql);
+  return published(eventId, rows[0]);
+}
+
+/**
+ * publishEvent on its own (the statement is its own transaction), then the deliveries queued.
+ * It runs on the hot-path pool as a named prepared statement (docs/decisions/007).
+ */
+export async function publishEventNow<T extends EventType>(input: PublishInput<T>): Promise<Published> {
+  const { eventId, sql } = prepare(input);
+  const result = published(eventId, (await hotQuery<PublishRow>(sql, { name: "webhook-publish" }))[0]);
+  await dispatchDeliveries([result]);
+  return result;
+}

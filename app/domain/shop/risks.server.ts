@@ -1,0 +1,189 @@
+// The Risk Center (issue 10): one list of checks, each a small function over one shop's rows
+// that returns the risks it finds (none when all is well). A check whose source is not built
+// yet (e.g. failed exports before the export workers exist) simply finds nothing until rows
+// appear. Adding a risk = adding one function to CHECKS. docs/decisions/062-risk-center.md.
+import { prisma } from "../../db.server";
+import { planAllowsApi } from "./shops.server";
+
+export type Severity = "critical" | "high" | "medium" | "low";
+export const SEVERITY_ORDER: readonly Severity[] = ["critical", "high", "medium", "low"];
+
+export interface Risk {
+  /** Stable per finding (check + subject), e.g. "key_write_scope:<key id>". */
+  id: string;
+  severity: Severity;
+  /** Which part of the app it concerns: Integrations, API keys, Plan, Data, Exports. */
+  area: string;
+  title: string;
+  /** What to do about it, in plain language. */
+  action: string;
+  link: { label: string; url: string };
+}
+
+export interface RiskContext {
+  shopId: string;
+  now: Date;
+}
+
+type Check = (ctx: RiskContext) => Promise<Risk[]>;
+
+const DAY = 86_400_000;
+const activeKeys = (shopId: string, now: Date) => ({
+  shopId,
+  revokedAt: null,
+  OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
+});
+
+/** Endpoints the delivery system switched off after exhausting retries: events are being dropped. */
+const disabledEndpoints: Check = async ({ shopId }) => {
+  const rows = await prisma.webhookEndpoint.findMany({ where: { shopId, enabled: false, disabledReason: "exhausted" }, select: { id: true, url: true } });
+  return rows.map((e) => ({
+    id: `endpoint_disabled:${e.id}`,
+    severity: "critical",
+    area: "Integrations",
+    title: `Webhook endpoint ${e.url} was disabled after repeated failed deliveries`,
+    action: "Fix the receiver, then re-enable the endpoint; events raised while it was off were not delivered to it.",
+    link: { label: "Open webhooks", url: "/app/webhooks" },
+  }));
+};
+
+/** Endpoints still enabled whose deliveries are exhausting retries: they will be disabled next. */
+const failingEndpoints: Check = async ({ shopId }) => {
+  const rows = await prisma.webhookEndpoint.findMany({
+    where: { shopId, enabled: true, consecutiveExhausted: { gt: 0 } },
+    select: { id: true, url: true, consecutiveExhausted: true },
+  });
+  return rows.map((e) => ({
+    id: `endpoint_failing:${e.id}`,
+    severity: "high",
+    area: "Integrations",
+    title: `Webhook endpoint ${e.url} is failing (${e.consecutiveExhausted} deliveries in a row gave up)`,
+    action: "Check that the receiver answers 2xx quickly; it will be disabled if failures continue.",
+    link: { label: "Open webhooks", url: "/app/webhooks" },
+  }));
+};
+
+/** write:subscriptions lets the holder pause or cancel any contract. */
+const writeScopedKeys: Check = async ({ shopId, now }) => {
+  const rows = await prisma.apiKey.findMany({
+    where: { ...activeKeys(shopId, now), scopes: { has: "write:subscriptions" } },
+    select: { id: true, name: true },
+  });
+  return rows.map((k) => ({
+    id: `key_write_scope:${k.id}`,
+    severity: "medium",
+    area: "API keys",
+    title: `API key "${k.name}" can change subscriptions (write:subscriptions)`,
+    action: "Whoever holds it can pause or cancel any contract. Keep it only on servers you control; revoke it if it is not needed.",
+    link: { label: "Review API keys", url: "/app/keys" },
+  }));
+};
+
+const expiringKeys: Check = async ({ shopId, now }) => {
+  const rows = await prisma.apiKey.findMany({
+    where: { shopId, revokedAt: null, expiresAt: { gt: now, lte: new Date(now.getTime() + 14 * DAY) } },
+    select: { id: true, name: true, expiresAt: true },
+  });
+  return rows.map((k) => ({
+    id: `key_expiring:${k.id}`,
+    severity: "high",
+    area: "API keys",
+    title: `API key "${k.name}" expires on ${k.expiresAt!.toISOString().slice(0, 10)}`,
+    action: "Expiry cannot be extended: mint a replacement key and switch your integration to it before then.",
+    link: { label: "Mint a key", url: "/app/keys" },
+  }));
+};
+
+const unusedKeys: Check = async ({ shopId, now }) => {
+  const cutoff = new Date(now.getTime() - 90 * DAY);
+  const rows = await prisma.apiKey.findMany({
+    where: {
+      shopId,
+      revokedAt: null,
+      createdAt: { lt: cutoff },
+      AND: [{ OR: activeKeys(shopId, now).OR }, { OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: cutoff } }] }],
+    },
+    select: { id: true, name: true },
+  });
+  return rows.map((k) => ({
+    id: `key_unused:${k.id}`,
+    severity: "low",
+    area: "API keys",
+    title: `API key "${k.name}" has not been used for 90 days`,
+    action: "An unused key is a credential nobody watches: revoke it.",
+    link: { label: "Review API keys", url: "/app/keys" },
+  }));
+};
+
+/** Active keys on a shop whose plan fails the gate: every call they make answers plan_upgrade_required. */
+const planBelowPro: Check = async ({ shopId, now }) => {
+  const shop = await prisma.shop.findUniqueOrThrow({ where: { id: shopId }, select: { appPlan: true, partnerDevelopment: true, platformPlanPaid: true } });
+  if (planAllowsApi(shop)) return [];
+  const keys = await prisma.apiKey.count({ where: activeKeys(shopId, now) });
+  if (!keys) return [];
+  const devStore = shop.appPlan === "PRO" && shop.partnerDevelopment && !shop.platformPlanPaid;
+  return [
+    {
+      id: "plan_below_pro",
+      severity: "critical",
+      area: "Plan",
+      title: devStore
+        ? `${keys} active API key${keys === 1 ? "" : "s"} on a development store: every call is refused until the store is on a paid Shopify plan`
+        : `${keys} active API key${keys === 1 ? "" : "s"}, but the shop is on the Free plan: every call answers plan_upgrade_required`,
+      action: devStore ? "Move the store to a paid Shopify plan." : "Upgrade to Pro to turn the Developer API and webhooks on.",
+      link: { label: "Open plan", url: "/app/plan" },
+    },
+  ];
+};
+
+const missingMonthlyAmount: Check = async ({ shopId }) => {
+  const n = await prisma.contract.count({ where: { shopId, createdByService: true, status: "ACTIVE", monthlyAmountCents: null } });
+  if (!n) return [];
+  return [
+    {
+      id: "contracts_missing_amount",
+      severity: "medium",
+      area: "Data",
+      title: `${n} active subscription${n === 1 ? " has" : "s have"} no monthly amount, so MRR counts them as zero`,
+      action: "Reconcile the mirror from Shopify (CLI: mirror reconcile) so their amounts are read again.",
+      link: { label: "See subscriptions", url: "/app/subscriptions?status=ACTIVE" },
+    },
+  ];
+};
+
+const failedExports: Check = async ({ shopId, now }) => {
+  const rows = await prisma.exportJob.findMany({
+    where: { shopId, status: "failed", createdAt: { gte: new Date(now.getTime() - 7 * DAY) } },
+    select: { id: true, dataset: true, errorMessage: true },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: 20,
+  });
+  return rows.map((j) => ({
+    id: `export_failed:${j.id}`,
+    severity: "medium",
+    area: "Exports",
+    title: `Export of ${j.dataset} failed${j.errorMessage ? `: ${j.errorMessage}` : ""}`,
+    action: "Start the export again; if it fails again, quote its id to support.",
+    link: { label: "Open exports", url: "/app/exports" },
+  }));
+};
+
+export const CHECKS: readonly Check[] = [
+  disabledEndpoints,
+  failingEndpoints,
+  planBelowPro,
+  expiringKeys,
+  writeScopedKeys,
+  missingMonthlyAmount,
+  failedExports,
+  unusedKeys,
+];
+
+/** Every open risk of the shop, most severe first (checks' order breaks ties). */
+export async function openRisks(shopId: string, now = new Date()): Promise<Risk[]> {
+  const found = (await Promise.all(CHECKS.map((check) => check({ shopId, now })))).flat();
+  return found
+    .map((risk, i) => ({ risk, i }))
+    .sort((a, b) => SEVERITY_ORDER.indexOf(a.risk.severity) - SEVERITY_ORDER.indexOf(b.risk.severity) || a.i - b.i)
+    .map(({ risk }) => risk);
+}

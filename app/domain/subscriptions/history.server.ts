@@ -1,0 +1,28 @@
+// A subscription's history for the admin's detail page: the lifecycle events recorded for the
+// contract (from inbound Shopify webhooks, app/domain/mirror.server.ts), newest first.
+import { prisma } from "../../db.server";
+
+export interface HistoryEntry {
+  at: string;
+  type: string;
+  previous_status: string | null;
+  new_status: string | null;
+}
+
+export async function subscriptionHistory(shopId: string, contractGid: string, limit = 50): Promise<HistoryEntry[]> {
+  const rows = await prisma.event.findMany({
+    where: { shopId, data: { path: ["contract_id"], equals: contractGid } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit,
+    select: { type: true, data: true, createdAt: true },
+  });
+  return rows.map((r) => {
+    const d = (r.data ?? {}) as Record<string, unknown>;
+    return {
+      at: r.createdAt.toISOString(),
+      type: r.type,
+      previous_status: typeof d.previous_status === "string" ? d.previous_status : null,
+      new_status: typeof d.new_status === "string" ? d.new_status : null,
+    };
+  });
+}

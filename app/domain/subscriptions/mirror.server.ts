@@ -1,0 +1,243 @@
+// The local mirror of Shopify's subscription contracts. Shopify owns the contract; the mirror
+// holds what it last reported. Three ways in, one upsert:
+//   - an inbound subscription_contracts/create|update webhook (syncContractFromWebhook), which
+//     is also the single place status-change events are announced;
+//   - an API write reconciling one contract before answering (reconcileContract);
+//   - a whole-shop reconcile that pages the platform (reconcileShop).
+// Only contracts this app created are readable through the platform (read_own scope), so a
+// contract the platform will not return is never mirrored.
+import type { ContractStatus, Prisma } from "@prisma/client";
+import { prisma } from "../../db.server";
+import { platformFor } from "../../platform/index.server";
+import type { PlatformContract } from "../../platform/port";
+import type { EventType } from "../outbound-webhooks/catalogue";
+import { publishEvent, type Published } from "../outbound-webhooks/publish.server";
+import { dispatchDeliveries } from "../outbound-webhooks/jobs.server";
+import { parseDecimalToMinor } from "../shared/money.server";
+
+type Tx = Prisma.TransactionClient;
+
+// Every Shopify contract has a customer; one without cannot be owned by anyone, so it is refused.
+function requireCustomer(c: PlatformContract): string {
+  if (!c.customerId) throw new Error(`Contract ${c.id} has no customer`);
+  return c.customerId;
+}
+
+/** Monthly equivalent of one charge, from the billing policy (anchored plans: one charge per anchor). */
+export function monthlyCents(chargeCents: number, policy: PlatformContract["billingPolicy"]): number {
+  const count = Math.max(1, policy.intervalCount);
+  const anchorsPerYear = policy.interval === "YEAR" ? policy.anchors.filter((a) => a.month).length : 0;
+  const chargesPerMonth: Record<string, number> = {
+    DAY: 365 / 12 / count,
+    WEEK: 52 / 12 / count,
+    MONTH: 1 / count,
+    YEAR: (anchorsPerYear || 1) / 12 / count,
+  };
+  return Math.round(chargeCents * (chargesPerMonth[policy.interval] ?? 0));
+}
+
+export function frequencyLabel(policy: PlatformContract["billingPolicy"]): string {
+  const monthsAnchored = policy.anchors.filter((a) => a.month).length;
+  if (policy.interval === "YEAR" && monthsAnchored > 1) return `${monthsAnchored} times a year`;
+  const unit = policy.interval.toLowerCase();
+  return policy.intervalCount === 1 ? `Every ${unit}` : `Every ${policy.intervalCount} ${unit}s`;
+}
+
+/** The platform statuses that end a contract (reactivation is a change back to ACTIVE). */
+export const ENDED_STATUSES: readonly ContractStatus[] = ["CANCELLED", "EXPIRED", "FAILED"];
+
+/**
+ * When the contract ended (docs/decisions/041-contract-ended-at.md): the platform's time of the
+ * read that first showed it CANCELLED, EXPIRED or FAILED (its updatedAt, the time of that status
+ * change); kept while it stays ended (a later edit of an ended contract, or a move between two
+ * ended statuses, does not move it); null while live, so a reactivation clears it.
+ */
+export function endedAt(existing: { status: ContractStatus; endedAt: Date | null } | null, c: Pick<PlatformContract, "status" | "updatedAt">): Date | null {
+  if (!ENDED_STATUSES.includes(c.status as ContractStatus)) return null;
+  if (existing?.endedAt && ENDED_STATUSES.includes(existing.status)) return existing.endedAt;
+  return new Date(c.updatedAt);
+}
+
+async function sellingPlanGroupGid(tx: Tx, shopId: string, sellingPlanGid: string | null): Promise<string | null> {
+  if (!sellingPlanGid) return null;
+  const plan = await tx.sellingPlan.findFirst({
+    where: { sellingPlanGid, group: { shopId } },
+    select: { group: { select: { groupGid: true } } },
+  });
+  return plan?.group.groupGid ?? null;
+}
+
+/**
+ * Writes what the platform reported. A read no newer than the stored revision is skipped:
+ * webhooks and reconciles arrive in any order, and a nightly reconcile rewrites only what
+ * changed. Returns the previous status (null when the contract is new to the mirror).
+ */
+export async function upsertContract(tx: Tx, shopId: string, c: PlatformContract): Promise<ContractStatus | null> {
+  const existing = await tx.contract.findUnique({
+    where: { shopId_contractGid: { shopId, contractGid: c.id } },
+    select: { id: true, status: true, revision: true, endedAt: true },
+  });
+  const revision = BigInt(c.revisionId || "0");
+  if (existing && existing.revision >= revision) return existing.status;
+
+  const first = c.lines[0];
+  // Minor units in the contract's own currency (JPY has none, KWD three): docs/decisions/020.
+  const toMinor = (amount: string) => parseDecimalToMinor(amount, c.currencyCode);
+  const chargeCents = c.lines.reduce((sum, l) => sum + toMinor(l.priceAmount) * l.quantity, 0);
+  const fields = {
+    status: c.status as ContractStatus,
+    nextBillingAt: c.nextBillingDate ? new Date(c.nextBillingDate) : null,
+    sellingPlanGid: first?.sellingPlanId ?? null,
+    sellingPlanGroupGid: await sellingPlanGroupGid(tx, shopId, first?.sellingPlanId ?? null),
+    customerGid: requireCustomer(c),
+    currencyCode: c.currencyCode,
+    chargeAmountCents: chargeCents,
+    monthlyAmountCents: monthlyCents(chargeCents, c.billingPolicy),
+    billingInterval: c.billingPolicy.interval,
+    billingIntervalCount: c.billingPolicy.intervalCount,
+    productTitle: first?.title ?? null,
+    frequencyLabel: frequencyLabel(c.billingPolicy),
+    orderName: c.originOrderName,
+    createdByService: true,
+    revision,
+    updatedAt: new Date(c.updatedAt),
+    endedAt: endedAt(existing, c),
+    mirroredAt: new Date(),
+  };
+  const lines = c.lines.map((l, position) => ({
+    lineGid: l.id,
+    productGid: l.productId,
+    variantGid: l.variantId,
+    title: l.title,
+    variantTitle: l.variantTitle,
+    quantity: l.quantity,
+    priceCents: toMinor(l.priceAmount),
+    sellingPlanGid: l.sellingPlanId,
+    position,
+  }));
+
+  if (existing) {
+    // The revision is checked again by the UPDATE itself: a newer snapshot committed since the read
+    // above (a reconcile racing a webhook job that read the platform earlier) wins, whoever read first.
+    const { count } = await tx.contract.updateMany({ where: { id: existing.id, revision: { lt: revision } }, data: fields });
+    if (count === 0) return existing.status;
+    await tx.contractLine.deleteMany({ where: { contractId: existing.id } });
+    await tx.contractLine.createMany({ data: lines.map((l) => ({ ...l, contractId: existing.id })) });
+    return existing.status;
+  }
+  await tx.contract.create({
+    data: { ...fields, shopId, contractGid: c.id, createdAt: new Date(c.createdAt), lines: { create: lines } },
+  });
+  return null;
+}
+
+/** Which event a status change announces, if any (the update webhook is the chokepoint: docs/decisions/005). */
+export function eventForTransition(previous: ContractStatus | null, next: ContractStatus, created: boolean): EventType | null {
+  if (created && previous === null) return "subscription.created";
+  if (previous === next) return null;
+  if (next === "PAUSED") return "subscription.paused";
+  if (next === "CANCELLED") return "subscription.cancelled";
+  if (next === "ACTIVE" && previous !== null) return "subscription.reactivated";
+  return null;
+}
+
+export type ContractWebhook = {
+  shopDomain: string;
+  webhookId: string;
+  topic: "subscription_contracts/create" | "subscription_contracts/update";
+  contractGid: string;
+  /** Status named by the webhook payload (upper-cased), and its revision. */
+  status: ContractStatus;
+  revision: string;
+  /** When the platform sent it (ISO 8601): payloads cross Redis as JSON. */
+  occurredAt?: string;
+};
+
+/**
+ * Handles one inbound contract webhook: re-reads the contract from the platform (the payload
+ * carries no lines or dates), upserts the mirror, and announces the payload's status change
+ * once. Announcements track their own revision, so a late, older webhook announces nothing.
+ */
+export async function syncContractFromWebhook(hook: ContractWebhook): Promise<"mirrored" | "ignored"> {
+  const shop = await prisma.shop.findUnique({ where: { domain: hook.shopDomain }, select: { id: true, installState: true } });
+  if (!shop || shop.installState !== "INSTALLED") return "ignored";
+  const platform = await platformFor(hook.shopDomain);
+  const contract = await platform.getContract(hook.contractGid);
+  if (!contract) return "ignored"; // not ours (read_own) or gone
+
+  // The mirror, the announcement and its deliveries commit together (the outbox, decision 051).
+  const announced = await prisma.$transaction(async (tx): Promise<Published[]> => {
+    await upsertContract(tx, shop.id, contract);
+    const row = await tx.contract.findUniqueOrThrow({
+      where: { shopId_contractGid: { shopId: shop.id, contractGid: hook.contractGid } },
+      select: { id: true, customerGid: true, announcedStatus: true, announcedRevision: true },
+    });
+    const revision = BigInt(hook.revision || "0");
+    if (row.announcedStatus !== null && revision <= row.announcedRevision) return [];
+    const type = eventForTransition(row.announcedStatus, hook.status, hook.topic === "subscription_contracts/create");
+    await tx.contract.update({ where: { id: row.id }, data: { announcedStatus: hook.status, announcedRevision: revision } });
+    if (!type) return [];
+    const sourceKey = `shopify-webhook:${hook.webhookId}`;
+    const published =
+      type === "subscription.created"
+        ? await publishEvent(tx, {
+            shopId: shop.id,
+            type,
+            sourceKey,
+            occurredAt: hook.occurredAt ? new Date(hook.occurredAt) : undefined,
+            data: { contract_id: hook.contractGid, customer_id: row.customerGid, status: hook.status },
+          })
+        : await publishEvent(tx, {
+            shopId: shop.id,
+            type,
+            sourceKey,
+            occurredAt: hook.occurredAt ? new Date(hook.occurredAt) : undefined,
+            data: { contract_id: hook.contractGid, customer_id: row.customerGid, previous_status: row.announcedStatus, new_status: hook.status },
+          });
+    return [published];
+  });
+  await dispatchDeliveries(announced);
+  return "mirrored";
+}
+
+/** Re-reads one contract into the mirror (after an API write). Announces nothing. */
+export async function reconcileContract(shopDomain: string, contractGid: string): Promise<void> {
+  const shop = await prisma.shop.findUniqueOrThrow({ where: { domain: shopDomain }, select: { id: true } });
+  const contract = await (await platformFor(shopDomain)).getContract(contractGid);
+  if (!contract) return;
+  await prisma.$transaction((tx) => upsertContract(tx, shop.id, contract).then(() => undefined));
+}
+
+/**
+ * Rebuilds the shop's mirror by paging every contract the platform returns. Contracts the
+ * platform no longer returns are left alone (their last reported state stays visible).
+ * Announces nothing: a reconcile repairs state, it is not a lifecycle change.
+ */
+export async function reconcileShop(shopDomain: string, pageSize = 100): Promise<{ contracts: number }> {
+  const shop = await prisma.shop.findUniqueOrThrow({ where: { domain: shopDomain }, select: { id: true } });
+  const platform = await platformFor(shopDomain);
+  let after: string | null = null;
+  let count = 0;
+  for (;;) {
+    const page = await platform.listContracts({ first: pageSize, after });
+    // One short transaction per contract: a page-long one would hold the shop's cohort-summary
+    // rows (decision 009) while webhooks for the same shop wait on them.
+    for (const c of page.nodes) {
+      await prisma.$transaction(async (tx) => {
+        const previous = await upsertContract(tx, shop.id, c);
+        // A reconciled contract starts announced at its current status, so the next webhook
+        // announces only a real change.
+        if (previous === null) {
+          await tx.contract.update({
+            where: { shopId_contractGid: { shopId: shop.id, contractGid: c.id } },
+            data: { announcedStatus: c.status as ContractStatus, announcedRevision: BigInt(c.revisionId || "0") },
+          });
+        }
+      });
+    }
+    count += page.nodes.length;
+    if (!page.hasNextPage || !page.endCursor) break;
+    after = page.endCursor;
+  }
+  return { contracts: count };
+}

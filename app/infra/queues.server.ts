@@ -1,0 +1,215 @@
+// One BullMQ queue per concern; workers for each scale independently (docs/decisions/004).
+import { Queue, Worker, type Job, type JobsOptions, type WorkerOptions } from "bullmq";
+import type { ContractWebhook } from "../domain/subscriptions/mirror.server";
+import type { SellingPlanGroupWebhook } from "../domain/storefront/sync.server";
+import type { CustomerRef } from "../domain/shop/lifecycle.server";
+import { createRedis } from "./redis.server";
+import { env } from "../env.server";
+import { log } from "./log.server";
+
+/**
+ * Every queue, every job name in it, and the one payload type each job carries: the producer
+ * (`enqueue`) and the worker (`Processors`, workers/processors.ts) are both typed from here, so
+ * nothing is cast back in a worker (docs/decisions/040-typed-jobs.md).
+ *
+ * Adding a queue is one entry here: `billing: { "charge-cycle": BillingCyclePayload };`. The
+ * compiler then names what else it needs: the queue in QUEUES below and its processors in
+ * workers/processors.ts. Payloads cross Redis as JSON, so they hold JSON values only (a Date
+ * would come back a string): JsonSafe below rejects anything else at compile time.
+ */
+export interface QueueJobs {
+  /** Contract mirror: one job per inbound contract webhook, plus whole-shop reconciles. */
+  mirror: {
+    "sync-contract": ContractWebhook;
+    "reconcile-shop": ShopRef;
+    "sync-selling-plan-group": SellingPlanGroupWebhook;
+    "sync-storefront": ShopRef;
+  };
+  /** GDPR: shop/redact, customers/redact, customers/data_request. */
+  privacy: {
+    "redact-shop": ShopRef;
+    "redact-customer": CustomerRef;
+    "customer-data-request": CustomerRef & { requestId: string };
+  };
+  /** Daily sweeps, started by job schedulers (not setInterval); they carry no data. */
+  sweeps: {
+    "daily-sweep": NoData;
+    "reconcile-all": NoData;
+    "exports-requeue": NoData;
+    "imports-requeue": NoData;
+    "webhooks-requeue": NoData;
+  };
+  /** Export jobs: one BullMQ job per export, its id the export's id (docs/decisions/057). */
+  exports: {
+    render: ExportRenderPayload;
+  };
+  /** Migration imports: one BullMQ job per import, its id the import's id (docs/decisions/085). */
+  imports: {
+    run: ImportRunPayload;
+  };
+  /** Outbound webhooks: an event's first attempts, or one delivery's next attempt (docs/decisions/052). */
+  webhooks: {
+    deliver: WebhookAttemptPayload;
+  };
+  /** The billing engine: scheduler ticks, one run per shop, billing-attempt outcomes (docs/decisions/080). */
+  billing: {
+    "billing-tick": NoData;
+    "billing-run": BillingRunPayload;
+    "billing-outcome": BillingOutcomePayload;
+  };
+}
+
+export type QueueName = keyof QueueJobs;
+export type JobName<Q extends QueueName> = keyof QueueJobs[Q] & string;
+export type JobData<Q extends QueueName, N extends JobName<Q>> = QueueJobs[Q][N];
+/** A job as its processor receives it: the data is the payload type its producer sent. */
+export type TypedJob<Q extends QueueName, N extends JobName<Q>> = Job<JobData<Q, N>, unknown, N>;
+/** One processor per job of every queue (workers/processors.ts implements it). */
+export type Processors = { [Q in QueueName]: { [N in JobName<Q>]: (job: TypedJob<Q, N>) => Promise<unknown> } };
+
+/**
+ * Runs the processor of `job.name` on a job of queue Q, the worker side of `enqueue`. The job's
+ * data came back from Redis; it is the payload `enqueue` checked for the same queue and name.
+ */
+export function dispatch<Q extends QueueName>(handlers: Processors[Q], job: Job<JobData<Q, JobName<Q>>, unknown, JobName<Q>>): Promise<unknown> {
+  const handler: (job: TypedJob<Q, JobName<Q>>) => Promise<unknown> = handlers[job.name];
+  return handler(job);
+}
+
+/** A BullMQ worker for queue Q running its typed processors (workers/main.ts, and tests in-process). */
+export function createWorker<Q extends QueueName>(
+  name: Q,
+  handlers: Processors[Q],
+  opts: Omit<WorkerOptions, "connection" | "prefix">,
+): Worker<JobData<Q, JobName<Q>>, unknown, JobName<Q>> {
+  return new Worker<JobData<Q, JobName<Q>>, unknown, JobName<Q>>(
+    name,
+    async (job) => {
+      if (!Object.hasOwn(handlers, job.name)) throw new Error(`No processor for ${name}/${job.name}`);
+      return dispatch(handlers, job);
+    },
+    { ...opts, connection: queueConnection(), prefix: env().REDIS_PREFIX },
+  );
+}
+
+/** The queue names as values (typed against QueueJobs: a queue added there must be added here). */
+export const QUEUES: { readonly [Q in QueueName]: Q } = {
+  mirror: "mirror",
+  privacy: "privacy",
+  sweeps: "sweeps",
+  exports: "exports",
+  imports: "imports",
+  webhooks: "webhooks",
+  billing: "billing",
+};
+
+export interface ShopRef {
+  domain: string;
+}
+export type NoData = Record<string, never>;
+
+/** The payload of an `exports` queue job, shared by the producer and the worker. */
+export interface ExportRenderPayload {
+  exportId: string;
+}
+
+/** The payload of a `billing` queue "billing-run" job: one scheduler run for one shop. */
+export interface BillingRunPayload {
+  shopDomain: string;
+}
+
+/**
+ * The payload of a `billing` queue "billing-outcome" job: one subscription_billing_attempts/*
+ * webhook as the engine reads it (app/domain/renewals/outcomes.server.ts, BillingOutcome).
+ */
+export interface BillingOutcomePayload {
+  shopDomain: string;
+  webhookId: string;
+  topic: "subscription_billing_attempts/success" | "subscription_billing_attempts/failure" | "subscription_billing_attempts/challenged";
+  attemptGid: string | null;
+  idempotencyKey: string;
+  contractGid: string;
+  orderGid: string | null;
+  errorCode: string | null;
+}
+
+/** The payload of an `imports` queue job, shared by the producer and the worker. */
+export interface ImportRunPayload {
+  importId: string;
+}
+
+/**
+ * The payload of a `webhooks` queue job ("deliver"), shared by the producer and the worker: the
+ * deliveries it attempts, all at the same attempt number. An event's first attempts go as one job
+ * (one delivery per subscribed endpoint, at most ten); a retry or a manual attempt is a job of its
+ * own delivery (docs/decisions/052).
+ */
+export interface WebhookAttemptPayload {
+  deliveryIds: string[];
+  /** Which attempt this job makes (1-based); a delivery whose attempt was already made is skipped. */
+  attempt: number;
+}
+
+type JsonSafe<T> = T extends string | number | boolean | null | undefined
+  ? T
+  : T extends Date | bigint | symbol | ((...args: never[]) => unknown)
+    ? never
+    : { [K in keyof T]: JsonSafe<T[K]> };
+/** Compile-time check that every payload survives JSON (a type error names the offending field). */
+type IsJsonSafe<T> = [T] extends [JsonSafe<T>] ? true : false;
+export const PAYLOADS_ARE_JSON: IsJsonSafe<QueueJobs> = true;
+
+// Every job retries with back-off; a job that exhausts them stays visible in the failed set.
+export const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  attempts: 8,
+  backoff: { type: "exponential", delay: 1000 },
+  removeOnComplete: { age: 24 * 3600, count: 10_000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
+let connection: ReturnType<typeof createRedis> | undefined;
+const queues = new Map<QueueName, Queue>();
+
+export function queueConnection() {
+  connection ??= createRedis("queue");
+  return connection;
+}
+
+/** The BullMQ queue, for reads and administration; jobs are added with `enqueue` (typed). */
+export function queue(name: QueueName): Queue {
+  let q = queues.get(name);
+  if (!q) {
+    q = new Queue(name, { connection: queueConnection(), prefix: env().REDIS_PREFIX, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    // A Queue re-emits connection errors; an EventEmitter `error` nobody hears kills the process.
+    q.on("error", (err) => log.warn("queue connection error", { queue: name, err }));
+    queues.set(name, q);
+  }
+  return q;
+}
+
+/** Adds one job; its data is checked against the job's payload type. */
+export function enqueue<Q extends QueueName, N extends JobName<Q>>(name: Q, job: N, data: JobData<Q, N>, opts?: JobsOptions): Promise<Job> {
+  return queue(name).add(job, data, opts);
+}
+
+/** One job of queue Q with its payload, for enqueueBulk (name and data checked together). */
+export type JobSpec<Q extends QueueName> = { [N in JobName<Q>]: { name: N; data: JobData<Q, N>; opts?: JobsOptions } }[JobName<Q>];
+/** One job of any queue, for code that decides the queue at run time (inbound webhooks). */
+export type AnyJobSpec = { [Q in QueueName]: { queue: Q } & JobSpec<Q> }[QueueName];
+
+/** Adds a job whose queue was decided at run time. */
+export function enqueueSpec(spec: AnyJobSpec, opts?: JobsOptions): Promise<Job> {
+  return queue(spec.queue).add(spec.name, spec.data, { ...spec.opts, ...opts });
+}
+
+/** Adds several jobs to one queue in one round trip. */
+export function enqueueBulk<Q extends QueueName>(name: Q, jobs: JobSpec<Q>[]): Promise<Job[]> {
+  return queue(name).addBulk(jobs);
+}
+
+export async function closeQueues(): Promise<void> {
+  await Promise.all([...queues.values()].map((q) => q.close()));
+  queues.clear();
+  connection?.disconnect();
+  connection = undefined;
+}
