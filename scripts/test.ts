@@ -9,7 +9,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, mkdirSync } from "node:fs";
 import pg from "pg";
 import { applyLocalDefaults } from "../app/infra/local-env";
-import { checkRedis, ensureChromium } from "../app/infra/service-checks.server";
+import { checkRedis } from "../app/infra/service-checks.server";
+import { ensureChromium } from "./chromium";
 import { CHROMIUM_PATH, PG_BASE, REDIS_URL, RUN_ID, PORT_BASE, TEMPLATE_DB } from "../tests/setup/workers";
 
 applyLocalDefaults();

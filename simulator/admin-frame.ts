@@ -9,9 +9,9 @@
 // origin: app → admin `svc-sim:nav` (menu items), `svc-sim:location` (the app's path, shown in
 // the address bar), `svc-sim:toast`, `svc-sim:redirect` (window.open(url, "_top")); admin → app
 // `svc-sim:navigate` (a sidebar click, delivered as App Bridge's `shopify:navigate` event).
-import type { HttpAnswer } from "./admin-graphql";
 import type { SimCore } from "./core";
 import { mintSessionToken } from "./jwt";
+import type { HttpAnswer } from "./http-answer";
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const html = (status: number, text: string): HttpAnswer => ({ status, body: null, text, headers: { "Content-Type": "text/html; charset=utf-8" } });

@@ -7,16 +7,7 @@ import { MUTATION, QUERY, type AdminContext, type RootResolver } from "./admin-r
 import { executeRequest, prepareRequest, refusedPayload, type PreparedRequest } from "./graphql-exec";
 import { adminSchema } from "./schema";
 import type { Failure, ShopState, UserError } from "./state";
-
-export interface HttpAnswer {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-  /** Hold the answer this long (injected slowness). */
-  delayMs?: number;
-  /** A non-JSON answer (the admin frame page, the App Bridge stand-in), sent as is. */
-  text?: string;
-}
+import type { HttpAnswer } from "./http-answer";
 
 const COST = { requestedQueryCost: 12, actualQueryCost: 12, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1988, restoreRate: 100 } };
 

@@ -6,7 +6,7 @@
 // whose codes the schema's enums constrain. How to add one: docs/simulator.md#how-to-add-an-operation.
 import type { SimCore } from "./core";
 import { fieldError } from "./graphql-exec";
-import { numericIdOf, type ShopState } from "./state";
+import { numericIdOf, type ShopState, type Outcome } from "./state";
 import {
   addCustomerAddress,
   atomicCreateContract,
@@ -24,7 +24,6 @@ import {
   setStatus,
   skipBillingCycle,
   updateDraftLine,
-  type Outcome,
 } from "./store";
 import { createBillingAttempt, gqlBillingAttempt } from "./subscription-billing";
 import { cancelAppSubscription, confirmationUrl, createAppSubscription, gqlAppInstallation, gqlAppSubscription } from "./billing";

@@ -4,28 +4,20 @@
 // currentAppInstallation.activeSubscriptions while ACTIVE, ended by appSubscriptionCancel.
 // Every status change sends app_subscriptions/update. Approving a charge replaces the app's
 // other active charge (Shopify's APPLY_IMMEDIATELY, the default the app asks for).
-import { normalizeDecimal } from "../app/domain/shared/money.server";
-import type { HttpAnswer } from "./admin-graphql";
+import { normalizeDecimal } from "./decimal";
 import type { SimCore } from "./core";
-import { newGid, numericIdOf, type ShopState, type SimState, type UserError } from "./state";
-import type { Outcome, SimEvent } from "./store";
-
-export type AppSubscriptionStatus = "PENDING" | "ACTIVE" | "DECLINED" | "CANCELLED" | "EXPIRED" | "FROZEN" | "ACCEPTED";
-
-export interface AppSubscription {
-  id: string;
-  name: string;
-  status: AppSubscriptionStatus;
-  test: boolean;
-  returnUrl: string;
-  amount: string;
-  currencyCode: string;
-  interval: "EVERY_30_DAYS" | "ANNUAL";
-  trialDays: number;
-  createdAt: string;
-  updatedAt: string;
-  currentPeriodEnd: string | null;
-}
+import {
+  newGid,
+  numericIdOf,
+  type ShopState,
+  type SimState,
+  type UserError,
+  type AppSubscription,
+  type AppSubscriptionStatus,
+  type Outcome,
+  type SimEvent,
+} from "./state";
+import type { HttpAnswer } from "./http-answer";
 
 const ok = <T>(value: T, events: SimEvent[] = []): Outcome<T> => ({ ok: true, value, events });
 const refuse = <T>(message: string, field: string[] | null = null): Outcome<T> => ({

@@ -4,13 +4,12 @@ import { isEnumType } from "graphql";
 import { z } from "zod";
 import type { SimCore } from "./core";
 import { SHOPIFY_API_VERSION } from "../app/platform/api-version";
-import type { HttpAnswer } from "./admin-graphql";
 import { SUPPORTED_OPERATIONS } from "./admin-resolvers";
 import { userErrorCodes } from "./graphql-exec";
 import { adminSchema } from "./schema";
 import { mintSessionToken } from "./jwt";
 import { contractPayload, customersDataRequestPayload, customersRedactPayload, sellingPlanGroupPayload, shopPayload, shopRedactPayload } from "./payloads";
-import { numericIdOf, type Contract, type Failure, type ShopState } from "./state";
+import { numericIdOf, type Contract, type Failure, type ShopState, type SimEvent } from "./state";
 import {
   createContract,
   createCustomer,
@@ -20,9 +19,9 @@ import {
   installShop,
   mintCustomerAccessToken,
   updateSellingPlanGroup,
-  type SimEvent,
 } from "./store";
 import { setPaymentBehavior } from "./subscription-billing";
+import type { HttpAnswer } from "./http-answer";
 
 const Interval = z.enum(["DAY", "WEEK", "MONTH", "YEAR"]);
 const Status = z.enum(["ACTIVE", "PAUSED", "CANCELLED", "EXPIRED", "FAILED", "STALE"]);

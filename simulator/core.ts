@@ -1,8 +1,7 @@
 // The running simulator's shared core: the state, its writer, the webhook dispatcher and the
 // operation log. HTTP handlers (admin-graphql.ts, control.ts, oauth.ts, customer-account.ts)
 // all go through it so that every change is persisted and announced the same way.
-import { emptyState, pushCapped, type OperationRecord, type ShopState, type SimState } from "./state";
-import type { SimEvent } from "./store";
+import { emptyState, pushCapped, type OperationRecord, type ShopState, type SimState, type SimEvent } from "./state";
 import type { StateWriter } from "./persistence";
 import type { WebhookDispatcher } from "./webhooks";
 

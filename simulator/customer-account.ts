@@ -6,11 +6,11 @@
 // headless portal learns its line ids). Any other field of the schema answers NOT_SIMULATED.
 import { SHOPIFY_API_VERSION } from "../app/platform/api-version";
 import type { SimCore } from "./core";
-import type { HttpAnswer } from "./admin-graphql";
 import { executeRequest, prepareRequest } from "./graphql-exec";
 import { customerAccountSchema } from "./schema";
 import { connection, idKey, type ConnectionArgs } from "./serialize";
 import { numericIdOf, type Contract } from "./state";
+import type { HttpAnswer } from "./http-answer";
 
 /** A contract as the Customer Account API's SubscriptionContract (the fields a portal needs). */
 function customerAccountContract(c: Contract) {

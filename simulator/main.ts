@@ -2,7 +2,7 @@
 // environment, checked by a schema of its own so it runs without DATABASE_URL or Redis.
 import { z } from "zod";
 import { applyLocalDefaults } from "../app/infra/local-env";
-import { log } from "../app/infra/log.server";
+import { log } from "./log";
 import { startSimulator } from "./server";
 
 applyLocalDefaults(process.env);

@@ -1,8 +1,8 @@
 // POST /shops/<shop>/admin/oauth/access_token — token exchange (the embedded app's way to get
 // an offline or online access token from a session token), as @shopify/shopify-api calls it.
 import type { SimCore } from "./core";
-import type { HttpAnswer } from "./admin-graphql";
 import { verifyHs256 } from "./jwt";
+import type { HttpAnswer } from "./http-answer";
 
 const GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
 const ID_TOKEN = "urn:ietf:params:oauth:token-type:id_token";

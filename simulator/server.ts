@@ -2,8 +2,8 @@
 // the Customer Account API and the control API. startSimulator is what main.ts and tests call.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { log } from "../app/infra/log.server";
-import { handleAdminGraphql, type HttpAnswer } from "./admin-graphql";
+import { log } from "./log";
+import { handleAdminGraphql } from "./admin-graphql";
 import { adminFramePage, appBridgeScript } from "./admin-frame";
 import { confirmationPage } from "./billing";
 import { handleControl } from "./control";
@@ -14,6 +14,7 @@ import { loadState, StateWriter } from "./persistence";
 import type { SimState } from "./state";
 import { adminSchema, customerAccountSchema } from "./schema";
 import { readWebhookConfig, WebhookDispatcher } from "./webhooks";
+import type { HttpAnswer } from "./http-answer";
 
 export interface SimulatorOptions {
   /** 0 picks a free port. */

@@ -1,8 +1,6 @@
 // The simulator's whole world as plain JSON-serialisable data: one object per shop, each holding
 // what Shopify would hold for it. Persisted as is (persistence.ts), mutated only by store.ts.
 import { randomBytes } from "node:crypto";
-import type { AppSubscription } from "./billing";
-import type { BillingAttempt, PaymentBehavior } from "./subscription-billing";
 
 export type ContractStatus = "ACTIVE" | "PAUSED" | "CANCELLED" | "EXPIRED" | "FAILED" | "STALE";
 export type Interval = "DAY" | "WEEK" | "MONTH" | "YEAR";
@@ -250,3 +248,53 @@ export function newGid(state: SimState, type: string): string {
 export const numericIdOf = (gid: string): number => Number(gid.split("/").pop());
 
 export const randomToken = (prefix: string) => `${prefix}${randomBytes(16).toString("hex")}`;
+
+// ---- app charges (./billing.ts) and billing attempts (./subscription-billing.ts) -----------------
+
+export type AppSubscriptionStatus = "PENDING" | "ACTIVE" | "DECLINED" | "CANCELLED" | "EXPIRED" | "FROZEN" | "ACCEPTED";
+
+export interface AppSubscription {
+  id: string;
+  name: string;
+  status: AppSubscriptionStatus;
+  test: boolean;
+  returnUrl: string;
+  amount: string;
+  currencyCode: string;
+  interval: "EVERY_30_DAYS" | "ANNUAL";
+  trialDays: number;
+  createdAt: string;
+  updatedAt: string;
+  currentPeriodEnd: string | null;
+}
+
+export type PaymentBehavior = "succeed" | "authenticate" | string;
+
+export type AttemptOutcome = "success" | "failure" | "challenged";
+
+export interface BillingAttempt {
+  id: string;
+  contractId: string;
+  idempotencyKey: string;
+  originTime: string | null;
+  /** The billing date this attempt charged for (the contract's next billing date when made). */
+  billedFor: string;
+  createdAt: string;
+  completedAt: string;
+  outcome: AttemptOutcome;
+  errorCode: string | null;
+  errorMessage: string | null;
+  orderId: string | null;
+  nextActionUrl: string | null;
+}
+
+// ---- what a mutation of the store returns (./store.ts) ----------------------------------------
+
+export interface SimEvent {
+  topic: string;
+  payload: unknown;
+  /** Webhooks about another app's contracts never reach this app. */
+  app: AppOwner;
+}
+
+export type Outcome<T> = { ok: true; value: T; events: SimEvent[] } | { ok: false; userErrors: UserError[] };

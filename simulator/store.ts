@@ -24,21 +24,13 @@ import {
   type SellingPlanGroup,
   type ShopState,
   type SimState,
-  type UserError,
   type Variant,
+  type Outcome,
+  type PaymentBehavior,
+  type SimEvent,
 } from "./state";
-import type { PaymentBehavior } from "./subscription-billing";
 import { billingCycleSkipPayload, contractPayload, sellingPlanGroupPayload } from "./payloads";
-import { normalizeDecimal } from "../app/domain/shared/money.server";
-
-export interface SimEvent {
-  topic: string;
-  payload: unknown;
-  /** Webhooks about another app's contracts never reach this app. */
-  app: AppOwner;
-}
-
-export type Outcome<T> = { ok: true; value: T; events: SimEvent[] } | { ok: false; userErrors: UserError[] };
+import { normalizeDecimal } from "./decimal";
 
 const ok = <T>(value: T, events: SimEvent[] = []): Outcome<T> => ({ ok: true, value, events });
 const refuse = <T>(message: string, field: string[] | null = null, code: string | null = "INVALID"): Outcome<T> => ({

@@ -10,31 +10,25 @@
 // A missing or revoked method fails with PAYMENT_METHOD_NOT_FOUND, an expired card with
 // EXPIRED_PAYMENT_METHOD. Like Shopify, the mutation answers while the attempt is still
 // processing (ready: false); the outcome arrives by webhook (and by querying the attempt).
-import { newGid, numericIdOf, type Anchor, type Contract, type PaymentMethod, type ShopState, type SimState, type UserError } from "./state";
-import { addInterval, ownContract, type Outcome, type SimEvent } from "./store";
+import {
+  newGid,
+  numericIdOf,
+  type Anchor,
+  type Contract,
+  type PaymentMethod,
+  type ShopState,
+  type SimState,
+  type UserError,
+  type AttemptOutcome,
+  type BillingAttempt,
+  type Outcome,
+  type PaymentBehavior,
+  type SimEvent,
+} from "./state";
+import { addInterval, ownContract } from "./store";
 import { contractPayload } from "./payloads";
 
 /** What a payment method does when charged: succeed, decline with a Shopify error code, or ask for 3-D Secure. */
-export type PaymentBehavior = "succeed" | "authenticate" | string;
-
-export type AttemptOutcome = "success" | "failure" | "challenged";
-
-export interface BillingAttempt {
-  id: string;
-  contractId: string;
-  idempotencyKey: string;
-  originTime: string | null;
-  /** The billing date this attempt charged for (the contract's next billing date when made). */
-  billedFor: string;
-  createdAt: string;
-  completedAt: string;
-  outcome: AttemptOutcome;
-  errorCode: string | null;
-  errorMessage: string | null;
-  orderId: string | null;
-  nextActionUrl: string | null;
-}
-
 const ERROR_MESSAGES: Record<string, string> = {
   CARD_DECLINED: "Your card was declined.",
   INSUFFICIENT_FUNDS: "Your card has insufficient funds.",

@@ -4,7 +4,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { readFileSync, existsSync } from "node:fs";
 import { parse as parseToml } from "smol-toml";
-import { log } from "../app/infra/log.server";
+import { log } from "./log";
 import { SHOPIFY_API_VERSION } from "../app/platform/api-version";
 import { pushCapped, type ShopState, type WebhookDelivery } from "./state";
 

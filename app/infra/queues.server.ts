@@ -1,8 +1,17 @@
 // One BullMQ queue per concern; workers for each scale independently (docs/decisions/004).
 import { Queue, Worker, type Job, type JobsOptions, type WorkerOptions } from "bullmq";
-import type { ContractWebhook } from "../domain/subscriptions/mirror.server";
-import type { SellingPlanGroupWebhook } from "../domain/storefront/sync.server";
-import type { CustomerRef } from "../domain/shop/lifecycle.server";
+import type {
+  BillingOutcomePayload,
+  BillingRunPayload,
+  ContractWebhook,
+  CustomerRef,
+  ExportRenderPayload,
+  ImportRunPayload,
+  NoData,
+  SellingPlanGroupWebhook,
+  ShopRef,
+  WebhookAttemptPayload,
+} from "./job-payloads";
 import { createRedis } from "./redis.server";
 import { env } from "../env.server";
 import { log } from "./log.server";
@@ -103,52 +112,18 @@ export const QUEUES: { readonly [Q in QueueName]: Q } = {
   billing: "billing",
 };
 
-export interface ShopRef {
-  domain: string;
-}
-export type NoData = Record<string, never>;
-
-/** The payload of an `exports` queue job, shared by the producer and the worker. */
-export interface ExportRenderPayload {
-  exportId: string;
-}
-
-/** The payload of a `billing` queue "billing-run" job: one scheduler run for one shop. */
-export interface BillingRunPayload {
-  shopDomain: string;
-}
-
-/**
- * The payload of a `billing` queue "billing-outcome" job: one subscription_billing_attempts/*
- * webhook as the engine reads it (app/domain/renewals/outcomes.server.ts, BillingOutcome).
- */
-export interface BillingOutcomePayload {
-  shopDomain: string;
-  webhookId: string;
-  topic: "subscription_billing_attempts/success" | "subscription_billing_attempts/failure" | "subscription_billing_attempts/challenged";
-  attemptGid: string | null;
-  idempotencyKey: string;
-  contractGid: string;
-  orderGid: string | null;
-  errorCode: string | null;
-}
-
-/** The payload of an `imports` queue job, shared by the producer and the worker. */
-export interface ImportRunPayload {
-  importId: string;
-}
-
-/**
- * The payload of a `webhooks` queue job ("deliver"), shared by the producer and the worker: the
- * deliveries it attempts, all at the same attempt number. An event's first attempts go as one job
- * (one delivery per subscribed endpoint, at most ten); a retry or a manual attempt is a job of its
- * own delivery (docs/decisions/052).
- */
-export interface WebhookAttemptPayload {
-  deliveryIds: string[];
-  /** Which attempt this job makes (1-based); a delivery whose attempt was already made is skipped. */
-  attempt: number;
-}
+export type {
+  BillingOutcomePayload,
+  BillingRunPayload,
+  ContractWebhook,
+  CustomerRef,
+  ExportRenderPayload,
+  ImportRunPayload,
+  NoData,
+  SellingPlanGroupWebhook,
+  ShopRef,
+  WebhookAttemptPayload,
+} from "./job-payloads";
 
 type JsonSafe<T> = T extends string | number | boolean | null | undefined
   ? T

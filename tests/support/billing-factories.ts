@@ -4,7 +4,7 @@
 import { reconcileContract } from "../../app/domain/subscriptions/mirror.server";
 import { prisma } from "../../app/db.server";
 import type { SimulatorControl } from "../../simulator/control-client";
-import type { BillingAttempt } from "../../simulator/subscription-billing";
+import type { BillingAttempt } from "../../simulator/state";
 
 export interface SeededContract {
   gid: string;

@@ -12,42 +12,13 @@ import { formatMinor } from "../shared/money.server";
 import { KEYSET_ORDER, afterWhere, type Keyset } from "../shared/paging.server";
 import { SUBSCRIPTION_COLUMNS, type ContractRow } from "../subscriptions/reads.server";
 import { subscriptionFilterSql, subscriptionPageQuery, type SubscriptionFilterOptions } from "../subscriptions/filters.server";
-import type { Scope } from "../keys/keys.server";
 import type { Column, ExportFormat } from "../shared/format";
 import { binaryRenderer, binarySelectList, type BinaryColumn, type RenderedPage } from "../shared/format-binary";
-import { encodedChunk, type EncodedChunk } from "./stream.server";
+import { DATASET_NAMES, encodedChunk, type Dataset, type DatasetName, type EncodedChunk, type StreamOptions } from "./stream-types";
 import { MIGRATION_COLUMNS, type MigrationRow } from "./migration-columns";
 import { migrationRows } from "./migration.server";
 
-export const DATASET_NAMES = ["subscriptions", "plans", "bundles", "mix_match", "migration"] as const;
-export type DatasetName = (typeof DATASET_NAMES)[number];
-
-export interface StreamOptions {
-  shopId: string;
-  /** Only the subscriptions dataset takes filters (the surface refuses them elsewhere). */
-  filters: SubscriptionFilterOptions;
-  /** Clock for view=renewals. */
-  now: Date;
-  /** Rows per keyset page. */
-  pageSize?: number;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export interface Dataset<R = any> {
-  name: DatasetName;
-  description: string;
-  /** All of them are required: exactly what paging the same rows on the API needs. */
-  scopes: readonly Scope[];
-  customerData: boolean;
-  takesFilters: boolean;
-  columns: readonly Column<R>[];
-  rows(opts: StreamOptions): AsyncGenerator<R[]>;
-  /**
-   * The same rows already encoded, written from binary COPY pages (./format-binary.ts): what
-   * `streamDataset` uses when present. Same bytes as `rows` through `encoder()`.
-   */
-  encodedPages?(format: ExportFormat, opts: StreamOptions): AsyncGenerator<EncodedChunk>;
-}
+export { DATASET_NAMES, type Dataset, type DatasetName, type StreamOptions };
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 const money = (cents: number | null, currency: string) => (cents === null ? null : formatMinor(cents, currency));

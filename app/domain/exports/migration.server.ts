@@ -7,7 +7,7 @@ import { prisma } from "../../db.server";
 import { platformFor } from "../../platform/index.server";
 import type { PlatformCustomer } from "../../platform/port";
 import { KEYSET_ORDER, afterWhere, type Keyset } from "../shared/paging.server";
-import type { StreamOptions } from "./datasets.server";
+import type { StreamOptions } from "./stream-types";
 import type { MigrationRow } from "./migration-columns";
 
 export async function* migrationRows(o: StreamOptions): AsyncGenerator<MigrationRow[]> {

@@ -3,27 +3,8 @@
 // produce the same bytes for the same rows (docs/decisions/056-export-datasets.md). A dataset the
 // database can hand over as bytes (`encodedPages`, docs/decisions/090-export-lines-from-binary-copy.md)
 // gives its pages already encoded, written from a binary COPY; the header still comes from the encoder.
-import type { Dataset, StreamOptions } from "./datasets.server";
+import { encodedChunk, type Dataset, type EncodedChunk, type StreamOptions } from "./stream-types";
 import type { Encoder } from "../shared/format";
-
-export interface EncodedChunk {
-  /** The chunk's UTF-8 bytes. */
-  bytes: Uint8Array;
-  /** Data rows in this chunk (the header chunk has 0). */
-  rows: number;
-  /** The bytes as text (decoded when read). */
-  readonly text: string;
-}
-
-export function encodedChunk(bytes: Uint8Array, rows: number): EncodedChunk {
-  return {
-    bytes,
-    rows,
-    get text() {
-      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-    },
-  };
-}
 
 export async function* streamDataset<R>(dataset: Dataset<R>, enc: Encoder<R>, opts: StreamOptions): AsyncGenerator<EncodedChunk> {
   const start = enc.start();

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { env } from "../../env.server";
+import type { CustomerRef } from "../../infra/job-payloads";
 import { log } from "../../infra/log.server";
 import { exportStorage } from "../exports/storage.server";
 import { sealSessionToken } from "../../shopify/session-tokens.server";
@@ -70,8 +71,6 @@ export async function redactShop(domain: string): Promise<boolean> {
   await removeExportFiles(files.map((f) => f.storageKey));
   return !!shop;
 }
-
-export type CustomerRef = { domain: string; customerGid: string; email?: string | null };
 
 /** customers/redact: everything the app holds about one customer of one shop. */
 export async function redactCustomer(ref: CustomerRef): Promise<void> {
@@ -190,3 +189,5 @@ export async function shopOverview(domain: string) {
   const contracts = await prisma.contract.count({ where: { shopId: shop.id, createdByService: true } });
   return { domain: shop.domain, plan: shop.appPlan, installState: shop.installState, contracts };
 }
+
+export type { CustomerRef };

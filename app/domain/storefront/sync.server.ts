@@ -4,6 +4,7 @@
 // the inbound selling_plan_groups/update webhook (through the mirror queue), the nightly
 // reconcile, and the demo seed / CLI. Safe to run twice; syncs of one shop run one at a time.
 import { prisma } from "../../db.server";
+import type { SellingPlanGroupWebhook } from "../../infra/job-payloads";
 import { log } from "../../infra/log.server";
 import { STOREFRONT_METAFIELDS, type BundlePlanValue, type MixMatchValue, type StorefrontMetafieldKey } from "./metafields";
 import { livePlatform, resolveGroupsLive, sellingPlanFields, type LiveGroup } from "../catalog/selling-plans-live.server";
@@ -143,12 +144,6 @@ export async function syncStorefrontMetafields(shopDomain: string, opts: { force
   );
 }
 
-export interface SellingPlanGroupWebhook {
-  shopDomain: string;
-  groupGid: string;
-  webhookId?: string;
-}
-
 /**
  * The mirror's inbound selling_plan_groups/update: re-read the group at the platform, mirror its
  * child plans, and bring the storefront metafields of the shop up to date. A group this app
@@ -173,3 +168,5 @@ export async function syncSellingPlanGroup(job: SellingPlanGroupWebhook): Promis
   ]);
   return { mirrored: true, metafields: await syncStorefrontMetafields(job.shopDomain) };
 }
+
+export type { SellingPlanGroupWebhook };

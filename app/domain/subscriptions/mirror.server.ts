@@ -8,6 +8,7 @@
 // contract the platform will not return is never mirrored.
 import type { ContractStatus, Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
+import type { ContractWebhook } from "../../infra/job-payloads";
 import { platformFor } from "../../platform/index.server";
 import type { PlatformContract } from "../../platform/port";
 import type { EventType } from "../outbound-webhooks/catalogue";
@@ -141,18 +142,6 @@ export function eventForTransition(previous: ContractStatus | null, next: Contra
   return null;
 }
 
-export type ContractWebhook = {
-  shopDomain: string;
-  webhookId: string;
-  topic: "subscription_contracts/create" | "subscription_contracts/update";
-  contractGid: string;
-  /** Status named by the webhook payload (upper-cased), and its revision. */
-  status: ContractStatus;
-  revision: string;
-  /** When the platform sent it (ISO 8601): payloads cross Redis as JSON. */
-  occurredAt?: string;
-};
-
 /**
  * Handles one inbound contract webhook: re-reads the contract from the platform (the payload
  * carries no lines or dates), upserts the mirror, and announces the payload's status change
@@ -241,3 +230,5 @@ export async function reconcileShop(shopDomain: string, pageSize = 100): Promise
   }
   return { contracts: count };
 }
+
+export type { ContractWebhook };

@@ -4,7 +4,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureChromium } from "../../../app/infra/service-checks.server";
+import { ensureChromium } from "../../../scripts/chromium";
 
 const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string>; allowScripts: Record<string, boolean> };
 
