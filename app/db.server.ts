@@ -10,7 +10,7 @@ declare global {
 
 function create(): PrismaClient {
   // The adapter's pool survives a dropped connection (it listens for `error` itself); these say
-  // so in the log, so a database restart is visible (same rule as app/pg.server.ts).
+  // so in the log, so a database restart is visible (same rule as app/infra/pg.server.ts).
   const adapter = new PrismaPg(
     { connectionString: env().DATABASE_URL, max: 10 },
     {

@@ -25,7 +25,7 @@ export const EnvSchema = z.object({
   // invalidates every API key, every customer session and every signed download URL.
   SERVICE_SECRET: secret("SERVICE_SECRET"),
   // AES-256-GCM key (64 hex chars) for secrets that must be recoverable: Shopify access tokens,
-  // webhook signing secrets (app/secret-box.server.ts). During a rotation the old keys go in
+  // webhook signing secrets (app/infra/secret-box.server.ts). During a rotation the old keys go in
   // ENCRYPTION_KEYS_PREVIOUS (comma-separated) until `npm run cli -- sessions reseal` has run.
   ENCRYPTION_KEY: z.string().regex(/^[0-9a-f]{64}$/i, "ENCRYPTION_KEY must be 64 hex characters (openssl rand -hex 32)"),
   ENCRYPTION_KEYS_PREVIOUS: z

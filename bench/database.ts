@@ -1,4 +1,4 @@
-// The benchmarks' own database: created when missing (scripts/services.ts, as `npm run setup`
+// The benchmarks' own database: created when missing (app/infra/service-checks.server.ts, as `npm run setup`
 // does) and migrated, so a bench never touches the dev or test databases.
 import { execFileSync } from "node:child_process";
 import { ensureDatabase } from "../app/infra/service-checks.server";

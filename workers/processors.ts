@@ -26,7 +26,7 @@ const inbound =
     return result;
   };
 
-// Typed by QueueJobs (app/queues.server.ts): each job's data is the payload its producer sent,
+// Typed by QueueJobs (app/infra/queues.server.ts): each job's data is the payload its producer sent,
 // and a job added there without a processor here is a type error (docs/decisions/040-typed-jobs.md).
 export const PROCESSORS: Processors = {
   mirror: {

@@ -1,5 +1,5 @@
 // What each scope lets a key holder do, in the merchant's words (API keys page). The scope
-// vocabulary itself is app/domain/keys.server.ts; this is only its copy.
+// vocabulary itself is app/domain/keys/keys.server.ts; this is only its copy.
 export const SCOPE_DESCRIPTIONS: Record<string, string> = {
   "read:subscriptions": "See subscriptions: status, next charge date, plan and amounts.",
   "read:customers": "See customer names, e-mail addresses and gift messages alongside the other reads.",

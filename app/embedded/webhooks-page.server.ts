@@ -1,6 +1,6 @@
 // The Webhooks page's server side (app/routes/app.webhooks.tsx): what the page shows and what its
 // buttons do, through the very domain functions the Admin API's webhook routes call
-// (app/domain/webhooks/, docs/decisions/054-webhook-management.md), with the admin session's
+// (app/domain/outbound-webhooks/, docs/decisions/054-webhook-management.md), with the admin session's
 // shop — no HTTP call to the app itself. Below Pro the page shows the upgrade path and only
 // disable and delete still work. docs/decisions/075-webhooks-page.md.
 import type { AdminShop } from "../domain/shop/lifecycle.server";

@@ -62,7 +62,7 @@ export interface ListQuery {
 /**
  * One page of a keyset list in the API's envelope. `fetch` receives the decoded position (null on
  * the first page) and `take` = limit + 1 and returns rows in (created_at desc, id desc) order;
- * use afterWhere()/KEYSET_ORDER (Prisma) or afterSql() (raw SQL) from app/domain/paging.server.ts.
+ * use afterWhere()/KEYSET_ORDER (Prisma) or afterSql() (raw SQL) from app/domain/shared/paging.server.ts.
  * `bind` should name the list and every filter value so a cursor only continues the list it came from.
  */
 export async function keysetPage<R extends Keyset, T>(
@@ -77,7 +77,7 @@ export async function keysetPage<R extends Keyset, T>(
   return toEnvelope(toPage(rows, limit, map), bind);
 }
 
-/** Turn a domain PageResult (app/domain/paging.server.ts) into `{ data, next_cursor }`. */
+/** Turn a domain PageResult (app/domain/shared/paging.server.ts) into `{ data, next_cursor }`. */
 export function toEnvelope<T>(page: PageResult<T>, bind = ""): { data: T[]; next_cursor: string | null } {
   return { data: page.data, next_cursor: page.next ? encodeCursor(page.next, bind) : null };
 }

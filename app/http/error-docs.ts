@@ -1,5 +1,5 @@
 // What each error code means to a caller; rendered at {docs_url}/api/errors#<code>.
-// Keyed by ErrorCode, so adding a code to app/errors.ts without documenting it fails typecheck.
+// Keyed by ErrorCode, so adding a code to app/infra/errors.ts without documenting it fails typecheck.
 import type { ErrorCode } from "../infra/errors";
 
 export const ERROR_DOCS: Record<ErrorCode, { cause: string; retry: string }> = {

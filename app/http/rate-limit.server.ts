@@ -1,5 +1,5 @@
 // Per-shop token buckets (/docs#section/Surfaces; docs/decisions/011-rate-limiter.md). One atomic Lua call per request
-// (luaCommand, app/redis.server.ts). The bucket state is a hash of
+// (luaCommand, app/infra/redis.server.ts). The bucket state is a hash of
 // {tokens, ts}; refill is continuous at rate/min. If Redis is unreachable the limiter fails
 // open to a per-process bucket with the same parameters and logs a warning (decision 011).
 import type { Redis } from "ioredis";

@@ -10,7 +10,7 @@ import { hotPool, utcParam } from "./pg.server";
 /**
  * `sql` with each value written as a quoted literal of unknown type, exactly as a text parameter
  * is received, so the statement means the same: a Date first becomes its UTC wall clock as
- * every hot-pool parameter does (`utcParam`, app/pg.server.ts); quoting is pg's own
+ * every hot-pool parameter does (`utcParam`, app/infra/pg.server.ts); quoting is pg's own
  * `escapeLiteral`; an array is PostgreSQL's array text form, quoted.
  */
 export function inlineSql(sql: Prisma.Sql): string {

@@ -54,7 +54,7 @@ const API_CODES: Record<PlatformErrorKind, ErrorCode> = {
   unavailable: "internal_error",
 };
 
-/** The code of app/errors.ts a route should answer with for this platform failure. */
+/** The code of app/infra/errors.ts a route should answer with for this platform failure. */
 export function toApiErrorCode(err: PlatformError): ErrorCode {
   return API_CODES[err.kind];
 }

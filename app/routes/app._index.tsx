@@ -1,5 +1,5 @@
 // The embedded app's home: where things stand (plan, subscriptions by status, MRR, open risks)
-// and the next step. Data: app/domain/home.server.ts.
+// and the next step. Data: app/domain/shop/home.server.ts.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";

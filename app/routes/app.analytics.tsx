@@ -1,5 +1,5 @@
 // Analytics dashboards: MRR, churn, cohorts and recovery, computed by the same functions as the
-// Admin API's /analytics/* (app/domain/analytics.server.ts; definitions in
+// Admin API's /analytics/* (app/domain/insights/analytics.server.ts; definitions in
 // docs/decisions/022-analytics-definitions.md), drawn with nivo (decision 063).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";

@@ -1,4 +1,4 @@
-// The Export Center's streamed download (admin session; app/surfaces/export-center.server.ts).
+// The Export Center's streamed download (admin session; app/embedded/export-center.server.ts).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { authenticate } from "../shopify.server";
 import { exportCenterDownload } from "../embedded/export-center.server";

@@ -1,7 +1,7 @@
 // API keys: mint (name, scope checklist, optional expiry; the key shown once), publishable keys
 // for the storefront, the list with 30-day usage per key, revoke with confirmation. Minting and
-// revoking call the same domain functions as the operator CLI (app/domain/keys.server.ts);
-// usage comes from the kernel's counter (app/domain/key-usage.server.ts, decision 060).
+// revoking call the same domain functions as the operator CLI (app/domain/keys/keys.server.ts);
+// usage comes from the kernel's counter (app/domain/keys/usage.server.ts, decision 060).
 import { useEffect, useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";

@@ -1,4 +1,4 @@
-// Plan: Free or Pro, through Shopify Billing (app/domain/billing.server.ts; decision 064). Opening
+// Plan: Free or Pro, through Shopify Billing (app/domain/shop/app-plan.server.ts; decision 064). Opening
 // the page re-reads the plan from Shopify; upgrading asks Shopify for the Pro charge and sends the
 // merchant to its confirmation page (top frame: App Bridge performs window.open(url, "_top")).
 import { useEffect, useState } from "react";

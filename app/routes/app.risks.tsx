@@ -1,5 +1,5 @@
 // Risk Center: every open risk of the shop, most severe first, each with what to do and a link
-// to fix it. The checks: app/domain/risks.server.ts.
+// to fix it. The checks: app/domain/shop/risks.server.ts.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";

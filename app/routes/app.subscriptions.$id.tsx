@@ -1,6 +1,6 @@
 // One subscription: lines, schedule and history, with pause, resume, skip, reschedule and cancel
 // (cancel asks for confirmation). The actions call the same domain functions as the Admin API
-// writes (app/domain/subscription-writes.server.ts), so the platform is asked, refusals map the
+// writes (app/domain/subscriptions/writes.server.ts), so the platform is asked, refusals map the
 // same way, and the mirror is reconciled before the page answers.
 import { useEffect, useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";

@@ -1,4 +1,4 @@
-// Subscriptions: the mirror's contracts with the shared filters (app/domain/subscription-filters.server.ts,
+// Subscriptions: the mirror's contracts with the shared filters (app/domain/subscriptions/filters.server.ts,
 // the same module as the export's `subscriptions` dataset and GET /subscriptions; the wire form is
 // app/surfaces/subscription-filters.ts) and keyset paging (a signed cursor bound to the shop).
 import { useState } from "react";

@@ -3,7 +3,7 @@
 // delete with confirmation, send a test event, recover failed deliveries since a time) and the
 // delivery log (filters by endpoint, status and event; each attempt's outcome; resend). The
 // loader and action call the domain functions the Admin API's webhook routes call
-// (app/domain/webhooks/, docs/decisions/054-webhook-management.md) with the admin session's
+// (app/domain/outbound-webhooks/, docs/decisions/054-webhook-management.md) with the admin session's
 // shop; nothing here makes an HTTP call to the app itself. A shop below Pro sees the upgrade path.
 import { useEffect, useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";

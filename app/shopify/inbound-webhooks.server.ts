@@ -110,7 +110,7 @@ export async function receiveShopifyWebhook(request: Request, expected: ShopifyT
 
   // The dedupe row, with its job, is one INSERT; only app/uninstalled needs it in a transaction with its work.
   const job = jobFor(expected, shop, webhookId, payload);
-  // The stored job is the AnyJobSpec itself: JSON by construction (PAYLOADS_ARE_JSON, app/queues.server.ts).
+  // The stored job is the AnyJobSpec itself: JSON by construction (PAYLOADS_ARE_JSON, app/infra/queues.server.ts).
   const stored = job ? (job as unknown as Prisma.InputJsonObject) : undefined;
   const seen = { data: [{ webhookId, shopDomain: shop, topic: expected, job: stored }], skipDuplicates: true };
   const outcome =

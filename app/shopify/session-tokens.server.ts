@@ -1,9 +1,9 @@
 // Shopify access tokens at rest (issue 14 item 5; docs/decisions/038-secrets-at-rest.md). A copy
 // of the database must not give Admin API access to every installed shop, so the `accessToken`
 // and `refreshToken` columns of `Session` hold values sealed under ENCRYPTION_KEY
-// (app/secret-box.server.ts), bound to the session id. Everything that writes or reads a token
+// (app/infra/secret-box.server.ts), bound to the session id. Everything that writes or reads a token
 // goes through here: the Shopify library through EncryptedSessionStorage
-// (app/encrypted-session-storage.server.ts), the platform layer through openSessionToken(),
+// (app/shopify/encrypted-session-storage.server.ts), the platform layer through openSessionToken(),
 // installs recorded by the seed and tests through sealSessionToken().
 import { prisma } from "../db.server";
 import { currentKeyId, isSealed, open, seal, sealedKeyId } from "../infra/secret-box.server";

@@ -1,7 +1,7 @@
 // The wire form of the subscription filters (docs/decisions/055-subscription-filters.md): snake_case names with string
 // values from a query string (admin Subscriptions page, Export Center) or string/number values
 // from JSON (POST /exports `filters`). One zod schema parses both into the domain's typed
-// options (app/domain/subscription-filters.server.ts). docs/decisions/055-subscription-filters.md.
+// options (app/domain/subscriptions/filters.server.ts). docs/decisions/055-subscription-filters.md.
 //
 // Rules: an unknown filter name is refused (never ignored), and so is a bad value; every message
 // names the offending name or value. An empty string means "not set" (an HTML form sends every

@@ -23,7 +23,7 @@ if (!Number.isInteger(PORT_BASE) || PORT_BASE < 1024 || PORT_BASE + 999 >= 32_76
   throw new Error(`TEST_PORT_BASE=${process.env.TEST_PORT_BASE}: the run's 1,000 ports must lie between 1024 and 32767 (below Linux's ephemeral range)`);
 }
 
-/** Debian's chromium, which the e2e tests drive; `npm test` installs it when it is missing (scripts/services.ts). */
+/** Debian's chromium, which the e2e tests drive; `npm test` installs it when it is missing (scripts/chromium.ts). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export const PG_BASE = process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";

@@ -4,7 +4,7 @@ import type { SellingPlanGroup } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../shared/paging.server";
 import { enumParam, type Query } from "../shared/query.server";
-import type { Schedule, Interval } from "../subscriptions/schedule.server";
+import type { Schedule, Interval } from "../shared/schedule.server";
 
 export const PLAN_STATUSES = ["active", "archived"] as const;
 

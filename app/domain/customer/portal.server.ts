@@ -11,7 +11,7 @@ import type { PlatformContract, PlatformLine, PlatformPaymentMethod, ShopifyPort
 import { reconcileContract } from "../subscriptions/mirror.server";
 import { formatMinor, iso } from "../shared/money.server";
 import { platformApiError, platformErrors } from "../shared/platform-call.server";
-import { addMonths } from "../subscriptions/schedule.server";
+import { addMonths } from "../shared/schedule.server";
 import { portalConfigFor } from "../shop/shops.server";
 
 /** Who is asking: the verified session's customer on the publishable key's shop. */

@@ -26,7 +26,7 @@ const money = (cents: number | null, currency: string) => (cents === null ? null
 // ---- subscriptions -----------------------------------------------------------------------------
 
 // Each column twice: `value` for the JavaScript encoder (the reference) and `source`, the table
-// column the worker writes the same bytes from (./format-binary.ts; docs/decisions/090-export-lines-from-binary-copy.md).
+// column the worker writes the same bytes from (app/domain/shared/format-binary.ts; docs/decisions/090-export-lines-from-binary-copy.md).
 export const SUBSCRIPTION_EXPORT_COLUMNS: Array<Column<ContractRow> & BinaryColumn> = [
   { label: "Contract ID", kind: "id", value: (r) => r.contract_gid, source: "contract_gid" },
   { label: "Status", kind: "enum", value: (r) => r.status, source: "status" },
@@ -96,7 +96,7 @@ export function subscriptionPageBoundariesSql(shopId: string, filters: Subscript
 /**
  * One page of the subscriptions dataset as the renderer reads it: at most `limit` rows after
  * `after` (exclusive) and down to `upto` (inclusive, when given), in the dataset's order, each
- * row's cells and its key (`binarySelectList`, ./format-binary.ts). The last row's key is where a
+ * row's cells and its key (`binarySelectList`, app/domain/shared/format-binary.ts). The last row's key is where a
  * capped range continues.
  */
 export function subscriptionPageSql(
@@ -121,8 +121,8 @@ const PAGES_IN_FLIGHT = 3;
 /**
  * The subscriptions dataset encoded, page by page and in order. The page boundaries are read
  * first, so pages are independent keyset ranges: PAGES_IN_FLIGHT of them are read at once while
- * the consumer writes the one before. Each range is read with a binary COPY (app/pg-copy.server.ts)
- * and its lines written from those bytes (./format-binary.ts), with no JavaScript string or
+ * the consumer writes the one before. Each range is read with a binary COPY (app/infra/pg-copy.server.ts)
+ * and its lines written from those bytes (app/domain/shared/format-binary.ts), with no JavaScript string or
  * object per row. A range holds `size` rows when the boundaries were read; rows
  * created since then can make it longer, so a query capped at twice that which comes back full
  * continues from its last row. Memory holds a few pages whatever the row count.

@@ -30,7 +30,7 @@ export interface Dataset<R = any> {
   columns: readonly Column<R>[];
   rows(opts: StreamOptions): AsyncGenerator<R[]>;
   /**
-   * The same rows already encoded, written from binary COPY pages (./format-binary.ts): what
+   * The same rows already encoded, written from binary COPY pages (app/domain/shared/format-binary.ts): what
    * `streamDataset` uses when present. Same bytes as `rows` through `encoder()`.
    */
   encodedPages?(format: ExportFormat, opts: StreamOptions): AsyncGenerator<EncodedChunk>;

@@ -203,7 +203,7 @@ const AUTH_SQL = `
      WHERE k.id = $1`;
 
 // The one query on every API request: a named prepared statement on the hot-path pool
-// (app/pg.server.ts explains why it is not Prisma).
+// (app/infra/pg.server.ts explains why it is not Prisma).
 // Hashed against when the id is unknown, so an unknown id costs the same as a wrong secret.
 const DUMMY_SALT = "0".repeat(32);
 const LAST_USED_GRANULARITY_MS = 60_000;

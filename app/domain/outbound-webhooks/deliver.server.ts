@@ -184,7 +184,7 @@ interface AttemptRow {
  * recordAttempt are the two statements every delivery pays for, so they run on the hot-path pool
  * as named prepared statements (docs/decisions/007), and the concurrent jobs of a worker process
  * share them: the attempts that start while a load is running are read together by the next one
- * (app/batcher.ts; docs/decisions/077, measured by npm run bench:webhooks).
+ * (app/infra/batcher.ts; docs/decisions/077, measured by npm run bench:webhooks).
  */
 const loads = new Batcher<string, AttemptRow | null>(
   async (ids) => {

@@ -46,7 +46,7 @@ export interface Published {
  * inside the caller's transaction, and atomic on its own for publishEventNow; docs/decisions/078):
  * the event is inserted unless its source was published already, and only a new event gets
  * deliveries, one per enabled endpoint subscribed to its type. The entitlement is planAllowsApi
- * (app/domain/shops.server.ts) written in SQL: installed, on Pro, and not a partner development
+ * (app/domain/shop/shops.server.ts) written in SQL: installed, on Pro, and not a partner development
  * store whose platform plan is unpaid. Delivery ids are random UUIDs (like the attempt log's).
  */
 function publishSql(input: PublishInput, data: Prisma.InputJsonValue, eventId: string): Prisma.Sql {

@@ -34,7 +34,7 @@ export async function requeueWebhookWork(now = new Date(), graceMs = env().WEBHO
     });
     if (!rows.length) break;
     for (const r of rows) {
-      // Written by the inbound webhook handler from a typed AnyJobSpec (app/http/shopify-webhooks.server.ts).
+      // Written by the inbound webhook handler from a typed AnyJobSpec (app/shopify/inbound-webhooks.server.ts).
       const job = r.job as unknown as AnyJobSpec | null;
       if (!job || !Object.values(QUEUES).includes(job.queue)) continue;
       await enqueueSpec(job, { jobId: inboundJobId(r.webhookId) });

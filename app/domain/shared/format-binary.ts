@@ -1,5 +1,5 @@
 // The export formats (./format.ts) written straight from a binary COPY of the dataset's raw
-// columns (app/pg-copy.server.ts): PostgreSQL only selects the rows, and the worker writes each
+// columns (app/infra/pg-copy.server.ts): PostgreSQL only selects the rows, and the worker writes each
 // line's bytes from the bytes PostgreSQL sent, with no JavaScript string or object per row or
 // per cell. The bytes are those of `encoder()` in ./format.ts for the same values:
 // tests/integration/exports/format-binary.test.ts compares the two on every kind and on the
@@ -27,7 +27,7 @@ export interface BinaryColumn {
 /**
  * What a renderer writes: an export format's lines, or `json`, the objects of an API list page
  * separated by commas (no brackets), money as `{"amount":...,"currency_code":...}` (`money()`,
- * app/domain/money.server.ts).
+ * app/domain/shared/money.server.ts).
  */
 export type RenderFormat = ExportFormat | "json";
 
@@ -191,7 +191,7 @@ function writeIso(buf: Buffer, p: number, ms: number): number {
   return p;
 }
 
-/** `formatMinor(minor, currency)` (app/domain/money.server.ts) of an exponent already looked up. */
+/** `formatMinor(minor, currency)` (app/domain/shared/money.server.ts) of an exponent already looked up. */
 function writeMinor(buf: Buffer, p: number, minor: number, exponent: number): number {
   if (minor < 0) buf[p++] = 0x2d;
   const abs = Math.abs(minor);

@@ -136,7 +136,7 @@ export async function customerDataReport(ref: CustomerRef & { requestId: string 
 /**
  * Support override of the app plan (CLI `shops plan`, the demo seed, tests): pins the plan
  * whatever Shopify Billing says; `null` clears it and the plan follows Billing again
- * (app/domain/billing.server.ts, decision 064). The gate sees it on the next request.
+ * (app/domain/shop/app-plan.server.ts, decision 064). The gate sees it on the next request.
  */
 export async function setAppPlan(domain: string, plan: "PRO" | "FREE" | null): Promise<void> {
   const updated = await prisma.$executeRaw`

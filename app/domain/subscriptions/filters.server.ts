@@ -60,7 +60,7 @@ const nextDayStart = (day: IsoDay) => new Date(dayStart(day).getTime() + 86_400_
 
 /**
  * A decimal bound compared with minor units in the contract's own currency: the bound is scaled
- * by 10^exponent of each row's currency (ISO 4217, app/domain/money.server.ts), so "5" means
+ * by 10^exponent of each row's currency (ISO 4217, app/domain/shared/money.server.ts), so "5" means
  * 500 cents of USD and 5 yen, exactly (numeric, no float).
  */
 function scaledBound(decimal: string): Prisma.Sql {

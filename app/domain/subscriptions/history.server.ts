@@ -1,5 +1,5 @@
 // A subscription's history for the admin's detail page: the lifecycle events recorded for the
-// contract (from inbound Shopify webhooks, app/domain/mirror.server.ts), newest first.
+// contract (from inbound Shopify webhooks, app/domain/subscriptions/mirror.server.ts), newest first.
 import { prisma } from "../../db.server";
 
 export interface HistoryEntry {

@@ -17,7 +17,7 @@ import type { PlatformLine, ShopifyPort } from "../../platform/port";
 import { reconcileContract } from "./mirror.server";
 import { iso, money, parseDecimalToMinor } from "../shared/money.server";
 import { scheduleForContract } from "../catalog/selling-plans.server";
-import { addMonths, rescheduleTarget, skipTarget, FIVE_YEARS_MONTHS } from "./schedule.server";
+import { addMonths, rescheduleTarget, skipTarget, FIVE_YEARS_MONTHS } from "../shared/schedule.server";
 import { contractNotFound, findOwnedContract, lineJson, type LineJson, type OwnedContract } from "./reads.server";
 
 export type WriteAction = "pause" | "resume" | "cancel" | "skip" | "reschedule" | "update_line";

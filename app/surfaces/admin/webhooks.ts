@@ -1,6 +1,6 @@
 // Admin API webhook management (scope manage:webhooks): endpoints, the delivery log, the event
 // catalogue, and the additive manual sends (test, resend, recover). The domain functions in
-// app/domain/webhooks/ do the work (the Webhooks page calls the same ones); this file binds
+// app/domain/outbound-webhooks/ do the work (the Webhooks page calls the same ones); this file binds
 // paths, schemas and the wire shapes. docs/decisions/054-webhook-management.md.
 import { z } from "zod";
 import { defineRoute, type AnyRoute } from "../../http/route";

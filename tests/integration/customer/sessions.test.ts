@@ -1,5 +1,5 @@
 // Customer API sessions, CORS and the per-shop bucket over real HTTP. A session is a stateless
-// signed claim (app/domain/customer-session.server.ts): tampered, expired, cross-shop,
+// signed claim (app/domain/customer/session.server.ts): tampered, expired, cross-shop,
 // revoked-key and rotated-secret sessions are refused, and one token works on any web process.
 import { issueCustomerSession } from "../../../app/domain/customer/session.server";
 import { mintKey, revokeKey } from "../../../app/domain/keys/keys.server";

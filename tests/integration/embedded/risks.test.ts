@@ -1,4 +1,4 @@
-// Risk Center checks (app/domain/risks.server.ts): each finds its risk from real rows, and the
+// Risk Center checks (app/domain/shop/risks.server.ts): each finds its risk from real rows, and the
 // list comes most severe first. Nothing found on a healthy shop.
 import { prisma } from "../../../app/db.server";
 import { mintKey } from "../../../app/domain/keys/keys.server";

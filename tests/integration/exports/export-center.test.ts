@@ -1,4 +1,4 @@
-// The Export Center's streamed download (app/surfaces/export-center.server.ts), below the admin
+// The Export Center's streamed download (app/embedded/export-center.server.ts), below the admin
 // session: the same bytes as a job's file for the same rows (the golden files), the total for
 // the progress bar, the plan gate and the filter rules of POST /exports.
 import { prisma } from "../../../app/db.server";

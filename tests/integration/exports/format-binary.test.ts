@@ -1,6 +1,6 @@
-// The subscriptions dataset written from binary COPY rows (app/domain/exports/format-binary.ts,
+// The subscriptions dataset written from binary COPY rows (app/domain/shared/format-binary.ts,
 // docs/decisions/090-export-lines-from-binary-copy.md) against the JavaScript encoder, the
-// reference (app/domain/exports/format.ts): the same bytes in CSV and JSONL for values that
+// reference (app/domain/shared/format.ts): the same bytes in CSV and JSONL for values that
 // stress every rule (every control character, quotes, backslashes, formula starts, astral
 // characters, money in 0-, 2- and 3-decimal currencies, negative and null amounts, null dates,
 // millisecond timestamps, years far from 2000), across keyset page boundaries and with filters.

@@ -1,4 +1,4 @@
-// The export renderer's binary COPY reads (app/pg-copy.server.ts, docs/decisions/090-export-lines-from-binary-copy.md):
+// The export renderer's binary COPY reads (app/infra/pg-copy.server.ts, docs/decisions/090-export-lines-from-binary-copy.md):
 // COPY takes no bind parameters, so values are written into the statement as literals; they
 // must mean exactly what the same values mean as parameters, whatever characters they hold.
 import { Prisma } from "@prisma/client";

@@ -1,5 +1,5 @@
 // The shared subscription filters against the real database: the SQL of
-// app/domain/subscription-filters.server.ts agrees with a plain recount of the filter rules
+// app/domain/subscriptions/filters.server.ts agrees with a plain recount of the filter rules
 // (docs/decisions/055-subscription-filters.md) for random filter combinations, paged by keyset to the end.
 import fc from "fast-check";
 import { listSubscriptionRows } from "../../../app/domain/subscriptions/reads.server";

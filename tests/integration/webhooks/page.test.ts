@@ -1,4 +1,4 @@
-// The Webhooks page's server side (app/surfaces/webhooks-page.server.ts), called as its loader and
+// The Webhooks page's server side (app/embedded/webhooks-page.server.ts), called as its loader and
 // action call it: tenancy (another shop's endpoint, delivery, filter or cursor), the plan gate
 // below Pro, URL-rule refusals reported on the URL field, the secret returned once, and each
 // delivery's attempt log. docs/decisions/075-webhooks-page.md. No worker runs here: nothing is dialled.

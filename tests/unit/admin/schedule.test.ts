@@ -1,12 +1,5 @@
 import fc from "fast-check";
-import {
-  addInterval,
-  addMonths,
-  anchorOnOrAfter,
-  rescheduleTarget,
-  skipTarget,
-  type AnchoredSchedule,
-} from "../../../app/domain/subscriptions/schedule.server";
+import { addInterval, addMonths, anchorOnOrAfter, rescheduleTarget, skipTarget, type AnchoredSchedule } from "../../../app/domain/shared/schedule.server";
 
 const utc = (y: number, m: number, d: number, h = 0) => new Date(Date.UTC(y, m - 1, d, h));
 

@@ -1,4 +1,4 @@
-// Export encoders (app/domain/exports/format.ts): CSV and JSONL byte rules, the JSONL key rule,
+// Export encoders (app/domain/shared/format.ts): CSV and JSONL byte rules, the JSONL key rule,
 // and formula-injection neutralisation (CSV free-text cells only).
 import { encoder, exportFilename, snakeKey, type Column } from "../../../app/domain/shared/format";
 

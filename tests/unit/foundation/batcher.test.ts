@@ -1,4 +1,4 @@
-// The group commit every webhook worker's attempts share (app/batcher.ts, docs/decisions/077).
+// The group commit every webhook worker's attempts share (app/infra/batcher.ts, docs/decisions/077).
 import { Batcher } from "../../../app/infra/batcher";
 
 /** A batch runner that records each batch and answers when `release` is called. */

@@ -1,4 +1,4 @@
-// One decimal <-> minor-units conversion for the whole codebase (app/domain/money.server.ts, which
+// One decimal <-> minor-units conversion for the whole codebase (app/domain/shared/money.server.ts, which
 // knows ISO 4217 exponents). A copy that multiplies by 100 is wrong for JPY and KWD: this scan
 // fails on one in app/, workers/, scripts/, simulator/ or prisma/.
 import { readdirSync, readFileSync, statSync } from "node:fs";

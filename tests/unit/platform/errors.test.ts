@@ -30,7 +30,7 @@ describe("PlatformError mapping from userErrors", () => {
     expect(() => assertNoUserErrors([{ field: null, message: "x" }])).toThrow(PlatformError);
   });
 
-  it("maps each kind to an API error code of app/errors.ts", () => {
+  it("maps each kind to an API error code of app/infra/errors.ts", () => {
     expect(toApiErrorCode(new PlatformError("invalid_request", "x"))).toBe("invalid_request");
     expect(toApiErrorCode(new PlatformError("state_conflict", "x"))).toBe("state_conflict");
     expect(toApiErrorCode(new PlatformError("shop_unavailable", "x"))).toBe("shop_unavailable");

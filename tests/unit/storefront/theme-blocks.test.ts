@@ -1,5 +1,5 @@
 // The Liquid blocks rendered with liquidjs from metafield values in the shape the app writes
-// (app/domain/storefront-metafields.ts): what they put on the product form, what they leave out,
+// (app/domain/storefront/metafields.ts): what they put on the product form, what they leave out,
 // and that they translate. The demo shop's real values are rendered in Chromium by
 // tests/e2e/theme-blocks.spec.ts.
 import type { BundlePlanValue, MixMatchValue } from "../../../app/domain/storefront/metafields";

@@ -1,4 +1,4 @@
-// How many webhooks jobs a worker process runs at once (app/domain/webhooks/jobs.server.ts,
+// How many webhooks jobs a worker process runs at once (app/domain/outbound-webhooks/jobs.server.ts,
 // docs/decisions/077): four jobs of up to ten deliveries per ten requests in flight, or
 // WORKER_CONCURRENCY when that is larger.
 import { webhookJobConcurrency } from "../../../app/domain/outbound-webhooks/jobs.server";
