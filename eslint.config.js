@@ -20,6 +20,11 @@ export default defineConfig(
     },
   },
   {
+    // CommonJS configuration files (.dependency-cruiser.cjs).
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
+  },
+  {
     // The theme extension's storefront script runs in shoppers' browsers.
     files: ["extensions/**/*.js"],
     languageOptions: { sourceType: "script", globals: { window: "readonly", document: "readonly", fetch: "readonly" } },

@@ -1,8 +1,9 @@
 // `npm test`: every test, against the real PostgreSQL and Redis.
 //   0. services: PostgreSQL and Redis reachable, Debian's chromium installed (apt) when missing
 //   1. migrate a template database (each Vitest worker gets a clone: tests/setup/global.ts)
-//   2. generate the Prisma client, type-check, lint and check formatting (docs/decisions/047) and
-//      build the Remix app (integration tests serve the build)
+//   2. generate the Prisma client, type-check, lint (ESLint, and the import rules with
+//      dependency-cruiser: docs/decisions/092), check formatting (docs/decisions/047) and build the
+//      Remix app (integration tests serve the build)
 //   3. Vitest (unit + integration), then Playwright (e2e, Debian chromium)
 // Exits non-zero if anything fails; prints one closing "N passed, N failed" line.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -61,6 +62,7 @@ must(
 step("type check, lint and build");
 must("node_modules/.bin/tsc", ["--noEmit"]);
 must("node_modules/.bin/eslint", ["."]);
+must("npm", ["run", "--silent", "lint:deps"]);
 must("node_modules/.bin/prettier", ["--check", "--log-level", "warn", "."]);
 must("npm", ["run", "--silent", "build"]);
 
