@@ -153,7 +153,7 @@ describe("a cancelled contract", () => {
       await stack.control.call("PATCH", `${stack.control.shop(shop.domain)}/contracts/${enc(x.id)}`, { status: "CANCELLED", webhooks: false });
       await reconcileContract(shop.domain, x.id);
     }
-    expect((await prisma.contract.findFirstOrThrow({ where: { contractGid: shop.contracts.a.id } })).status).toBe("CANCELLED");
+    expect((await prisma.contract.findFirstOrThrow({ where: { shopId: shop.shopId, contractGid: shop.contracts.a.id } })).status).toBe("CANCELLED");
     const before = await footprint(shop, [shop.contracts.a, shop.contracts.aBox]);
     const all = endpoints(shop.contracts.aBox, shop.contracts.a, shop.variants.menu);
     const edits = all.filter(([m, p]) => m === "POST" && !p.endsWith("/cancel-reason") && !p.endsWith("/save-event"));
@@ -171,7 +171,7 @@ describe("a cancelled contract", () => {
     for (const [method, path, body] of all.filter(([, p]) => p.endsWith("/cancel-reason") || p.endsWith("/save-event"))) {
       expect((await mine.call(method, path, { session, body })).status, path).toBe(200);
     }
-    expect(await prisma.cancelReason.count({ where: { contractGid: shop.contracts.a.id } })).toBe(1);
-    expect(await prisma.saveEvent.count({ where: { contractGid: shop.contracts.a.id } })).toBe(1);
+    expect(await prisma.cancelReason.count({ where: { shopId: shop.shopId, contractGid: shop.contracts.a.id } })).toBe(1);
+    expect(await prisma.saveEvent.count({ where: { shopId: shop.shopId, contractGid: shop.contracts.a.id } })).toBe(1);
   });
 });

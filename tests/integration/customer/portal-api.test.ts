@@ -274,7 +274,7 @@ describe("lines", () => {
     // The write reconciles the mirror at once, best effort; the contract webhook is the backstop
     // (docs/decisions/070), so the mirror is awaited rather than read once.
     const mirrored = await eventually(async () => {
-      const row = await prisma.contractLine.findFirstOrThrow({ where: { lineGid: s.contracts.a.lines[0].id } });
+      const row = await prisma.contractLine.findFirstOrThrow({ where: { lineGid: s.contracts.a.lines[0].id, contract: { shopId: s.shopId } } });
       return row.quantity === 3 && row;
     });
     expect(mirrored.quantity).toBe(3);
@@ -333,7 +333,7 @@ describe("reschedule", () => {
     expect(res.body).toEqual({ ok: true, next_billing_at: `${date}T12:00:00.000Z` });
     expect(new Date((await simContract(stack, s.domain, s.contracts.a.id)).nextBillingDate).toISOString()).toBe(`${date}T12:00:00.000Z`);
     const mirrored = await eventually(async () => {
-      const row = await prisma.contract.findFirstOrThrow({ where: { contractGid: s.contracts.a.id } });
+      const row = await prisma.contract.findFirstOrThrow({ where: { shopId: s.shopId, contractGid: s.contracts.a.id } });
       return row.nextBillingAt?.toISOString() === `${date}T12:00:00.000Z` && row;
     });
     expect(mirrored.nextBillingAt?.toISOString()).toBe(`${date}T12:00:00.000Z`);
@@ -371,13 +371,13 @@ describe("cancellation save flow", () => {
   });
 
   it("save-event derives preserved revenue from the mirror; anything but accepted is shown", async () => {
-    const mirror = await prisma.contract.findFirstOrThrow({ where: { contractGid: s.contracts.aBox.id } });
+    const mirror = await prisma.contract.findFirstOrThrow({ where: { shopId: s.shopId, contractGid: s.contracts.aBox.id } });
     expect(
       (await asA("POST", `${c(s.contracts.aBox.id)}/save-event`, { offer_type: "pause", event_type: "shown", preserved_revenue_cents: 999999 })).status,
     ).toBe(200);
     expect((await asA("POST", `${c(s.contracts.aBox.id)}/save-event`, { offer_type: "pause", event_type: "accepted" })).status).toBe(200);
     expect((await asA("POST", `${c(s.contracts.aBox.id)}/save-event`, { offer_type: "skip", event_type: "clicked" })).status).toBe(200);
-    const rows = await prisma.saveEvent.findMany({ where: { contractGid: s.contracts.aBox.id }, orderBy: { createdAt: "asc" } });
+    const rows = await prisma.saveEvent.findMany({ where: { shopId: s.shopId, contractGid: s.contracts.aBox.id }, orderBy: { createdAt: "asc" } });
     expect(rows.map((r) => [r.offerType, r.eventType, r.preservedRevenueCents])).toEqual([
       ["pause", "shown", 0],
       ["pause", "accepted", mirror.monthlyAmountCents],
@@ -393,8 +393,8 @@ describe("cancellation save flow", () => {
     const reason = await asA("POST", `${c(unmirrored.id)}/cancel-reason`, { reason: "x" });
     const save = await asA("POST", `${c(unmirrored.id)}/save-event`, { offer_type: "skip", event_type: "shown" });
     expect([reason.status, save.status]).toEqual([404, 404]);
-    expect(await prisma.cancelReason.count({ where: { contractGid: unmirrored.id } })).toBe(0);
-    expect(await prisma.saveEvent.count({ where: { contractGid: unmirrored.id } })).toBe(0);
+    expect(await prisma.cancelReason.count({ where: { shopId: s.shopId, contractGid: unmirrored.id } })).toBe(0);
+    expect(await prisma.saveEvent.count({ where: { shopId: s.shopId, contractGid: unmirrored.id } })).toBe(0);
     // The platform-asked endpoints do see it: the mirror is not their authority.
     expect((await asA("GET", `${c(unmirrored.id)}/payment-method`)).status).toBe(200);
   });
