@@ -24,7 +24,7 @@ afterAll(async () => {
 type Status = "ACTIVE" | "PAUSED" | "CANCELLED";
 type SimContract = { id: string; customerId: string; status: string; revisionId: number };
 
-/** The events a run of statuses must announce, from Document 3's catalogue: one per change. */
+/** The events a run of statuses must announce: one per change, named as the event catalogue names them. */
 function expectedEvents(start: Status, statuses: readonly Status[]) {
   const out: Array<{ type: string; previous_status: Status; new_status: Status }> = [];
   let previous = start;
