@@ -17,6 +17,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 type ApiHandler = (request: Request) => Promise<Response>;
+type Refusal = (code: "invalid_request" | "method_not_allowed", message: string) => Response;
 
 /** True for the paths the kernel answers: `/api`, `/api/...`, `/api?...`. */
 export function isApiPath(rawUrl: string | undefined): boolean {
@@ -26,6 +27,15 @@ export function isApiPath(rawUrl: string | undefined): boolean {
 
 // fetch's Request forbids these methods; they reach the kernel as a method no route takes (405).
 const FORBIDDEN_BY_FETCH = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+/** A Host header Remix can build its request URL from (one authority, no path or spaces). */
+function validHost(host: string): boolean {
+  try {
+    return new URL(`http://${host}`).host.length > 0 && !/[\s/?#@\\]/.test(host);
+  } catch {
+    return false;
+  }
+}
 
 function requestUrl(req: IncomingMessage): URL {
   // The Host header is the client's; a malformed one must not turn into a failure here.
@@ -109,21 +119,10 @@ async function serveApi(handle: ApiHandler, req: IncomingMessage, res: ServerRes
   }
 }
 
-/** CONNECT never reaches the request handler in node:http; answer it on the raw socket. */
-async function answerConnect(handle: ApiHandler, req: IncomingMessage, socket: Duplex): Promise<void> {
-  socket.on("error", () => undefined);
-  let status = 405;
-  let headers: Array<[string, string]> = [["Allow", "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"]];
-  let body = Buffer.alloc(0);
-  if (isApiPath(req.url)) {
-    const response = await handle(toFetchRequest(req)).catch(() => null);
-    if (response) {
-      status = response.status;
-      headers = [];
-      response.headers.forEach((value, name) => headers.push([name, value]));
-      body = Buffer.from(await response.arrayBuffer());
-    }
-  }
+const ALLOW = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
+
+/** Writes a whole answer on a raw socket and closes it (the parser's state is gone: no keep-alive). */
+async function endSocket(socket: Duplex, status: number, headers: Array<[string, string]>, body: Buffer): Promise<void> {
   const head = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}`,
     ...headers.map(([k, v]) => `${k}: ${v}`),
@@ -133,6 +132,72 @@ async function answerConnect(handle: ApiHandler, req: IncomingMessage, socket: D
   socket.end(Buffer.concat([Buffer.from(head.join("\r\n") + "\r\n\r\n"), body]));
 }
 
+async function endSocketWith(socket: Duplex, response: Response): Promise<void> {
+  const headers: Array<[string, string]> = [];
+  response.headers.forEach((value, name) => headers.push([name, value]));
+  await endSocket(socket, response.status, headers, Buffer.from(await response.arrayBuffer()));
+}
+
+/** A plain-text answer for what is not an /api/ path: the status's own words, nothing else. */
+function plain(status: number, headers: Array<[string, string]> = []): [number, Array<[string, string]>, Buffer] {
+  return [status, [["Content-Type", "text/plain; charset=utf-8"], ...headers], Buffer.from(`${STATUS_CODES[status] ?? "Error"}\n`)];
+}
+
+/** CONNECT never reaches the request handler in node:http; answer it on the raw socket. */
+async function answerConnect(handle: ApiHandler, req: IncomingMessage, socket: Duplex): Promise<void> {
+  socket.on("error", () => undefined);
+  const response = isApiPath(req.url) ? await handle(toFetchRequest(req)).catch(() => null) : null;
+  if (response) await endSocketWith(socket, response);
+  else await endSocket(socket, 405, [["Allow", ALLOW]], Buffer.alloc(0));
+}
+
+/** The request target of a request line the parser refused, when one can be read from its bytes. */
+export function refusedTarget(raw: Buffer | undefined): string {
+  const line = (raw ?? Buffer.alloc(0)).toString("latin1").split(/\r?\n/, 1)[0];
+  return line.split(" ")[1] ?? "";
+}
+
+/**
+ * What Node's HTTP parser refuses (an unknown or lowercase method, control bytes in the target,
+ * conflicting Content-Length and Transfer-Encoding, a bad chunk size, headers over 16 KiB, bare-LF
+ * framing) never becomes a request. Answered here instead of Node's bare 400: the JSON envelope
+ * with a request id when the target is an /api/ path, a plain answer otherwise
+ * (docs/decisions/093-ordered-status-announcements.md; 037 for the front door).
+ */
+function answerClientError(refuse: Refusal, err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
+  socket.on("error", () => undefined);
+  // Node's own rule: nothing can be written once a response on this socket has begun.
+  const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === "ECONNRESET" || !socket.writable || pending?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") return void endSocket(socket, ...plain(408));
+  const api = isApiPath(originForm(refusedTarget(err.rawPacket)));
+  const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
+  const badMethod = err.code === "HPE_INVALID_METHOD";
+  if (!api) return void endSocket(socket, ...plain(tooLarge ? 431 : badMethod ? 405 : 400, badMethod ? [["Allow", ALLOW]] : []));
+  const response = badMethod
+    ? refuse("method_not_allowed", `The method is not one this server accepts; allowed: ${ALLOW}.`)
+    : refuse("invalid_request", tooLarge ? "The request headers are larger than 16 KiB." : "The request is not valid HTTP/1.1 and could not be read.");
+  void endSocketWith(socket, response);
+}
+
+/**
+ * The path and query of a request target. RFC 9112 (3.2.2) has a server accept the absolute form
+ * (`GET http://host/path`), which a proxy sends; it means the same as its origin form.
+ */
+function originForm(target: string): string {
+  if (target.startsWith("/")) return target;
+  try {
+    const url = new URL(target);
+    if (url.protocol === "http:" || url.protocol === "https:") return url.pathname + url.search;
+  } catch {
+    // not an absolute URL either
+  }
+  return target;
+}
+
 export async function startWebServer(opts: {
   port: number;
   buildPath?: string;
@@ -140,10 +205,14 @@ export async function startWebServer(opts: {
 }): Promise<{ server: Server; close(): Promise<void>; url: string }> {
   const buildPath = path.resolve(opts.buildPath ?? "build/index.js");
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
-  const handleApi = (build.entry.module as { handleApiRequest?: ApiHandler }).handleApiRequest;
-  if (!handleApi) throw new Error(`${buildPath} does not export handleApiRequest (app/entry.server.tsx)`);
-  const mode = process.env.NODE_ENV === "production" ? "production" : "development";
+  const entry = build.entry.module as { handleApiRequest?: ApiHandler; refuseUnparsedApiRequest?: Refusal };
+  const { handleApiRequest: handleApi, refuseUnparsedApiRequest: refuse } = entry;
+  if (!handleApi || !refuse) throw new Error(`${buildPath} does not export handleApiRequest and refuseUnparsedApiRequest (app/entry.server.tsx)`);
+  // Production unless asked otherwise: only `npm run dev` sets development, where Remix and
+  // Express answer with stack traces and file paths (docs/decisions/093).
+  const mode = process.env.NODE_ENV === "development" ? "development" : "production";
   const app = express();
+  app.set("env", mode);
   app.disable("x-powered-by");
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
@@ -151,11 +220,39 @@ export async function startWebServer(opts: {
   // answer a malformed one with its own HTML error page.
   app.use(createRequestHandler({ build, mode }));
 
-  const server = createServer((req, res) => {
-    if (isApiPath(req.url)) void serveApi(handleApi, req, res);
-    else app(req, res);
+  // The Host header is checked here (requireHostHeader: false), so a request without one is
+  // answered like any other refusal instead of Node's bare 400.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
+    const target = req.url ?? "";
+    if (!target.startsWith("/")) {
+      // Absolute form: the target's authority replaces Host (RFC 9112 3.2.2).
+      const path = originForm(target);
+      if (path.startsWith("/")) {
+        req.headers.host = new URL(target).host;
+        req.url = path;
+      } else if (target === "*" && req.method === "OPTIONS") {
+        // Asterisk form: OPTIONS for the server as a whole (RFC 9110 9.3.7).
+        res.writeHead(204, { Allow: ALLOW }).end();
+        return;
+      } else {
+        res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" }).end("Bad Request\n");
+        return;
+      }
+    }
+    // HTTP/1.1 requires Host (RFC 9112 3.2); an HTTP/1.0 request may go without.
+    const hostMissing = req.headers.host === undefined && req.httpVersion !== "1.0";
+    if (isApiPath(req.url)) {
+      if (hostMissing) return void serveApi(async () => refuse("invalid_request", "An HTTP/1.1 request must carry a Host header."), req, res);
+      return void serveApi(handleApi, req, res);
+    }
+    if (hostMissing || (req.headers.host !== undefined && !validHost(req.headers.host))) {
+      res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" }).end("Bad Request\n");
+      return;
+    }
+    app(req, res);
   });
   server.on("connect", (req: IncomingMessage, socket: Duplex) => void answerConnect(handleApi, req, socket));
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(refuse, err, socket));
   await new Promise<void>((resolve) => server.listen(opts.port, opts.host ?? "0.0.0.0", resolve));
   server.keepAliveTimeout = 65_000;
   const address = server.address();

@@ -3,6 +3,7 @@ import { PrismaClient } from "@prisma/client";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { env } from "./env.server";
 import { log } from "./infra/log.server";
+import { ReadRetryingPool } from "./infra/pg.server";
 
 declare global {
   var __prisma: PrismaClient | undefined;
@@ -12,7 +13,8 @@ function create(): PrismaClient {
   // The adapter's pool survives a dropped connection (it listens for `error` itself); these say
   // so in the log, so a database restart is visible (same rule as app/infra/pg.server.ts).
   const adapter = new PrismaPg(
-    { connectionString: env().DATABASE_URL, max: 10 },
+    // One-statement reads are retried once when their connection was lost (docs/decisions/093).
+    new ReadRetryingPool({ connectionString: env().DATABASE_URL, max: 10 }),
     {
       onPoolError: (err) => log.warn("prisma pool: idle database connection lost; it will be replaced", { err }),
       onConnectionError: (err) => log.warn("prisma pool: database connection lost during a transaction", { err }),

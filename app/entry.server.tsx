@@ -33,4 +33,4 @@ export default async function handleRequest(request: Request, responseStatusCode
 }
 
 // Exposed on the build (build.entry.module) for server.ts: API requests Remix cannot route.
-export { handleApiRequest } from "./surfaces/dispatch.server";
+export { handleApiRequest, refuseUnparsedApiRequest } from "./surfaces/dispatch.server";

@@ -43,6 +43,11 @@ const processes: Record<string, [string, string[]]> = {
 };
 if (process.env.SHOPIFY_SIMULATOR_URL) processes.simulator = ts("simulator/main.ts");
 
+// `npm start` runs in production mode unless NODE_ENV says otherwise: Remix and Express answer
+// errors without stack traces or file paths, React renders its production build. Development
+// mode is what `npm run dev` is for (docs/decisions/093). Set after the local defaults above.
+const childEnv = { ...process.env, NODE_ENV: process.env.NODE_ENV ?? (dev ? "development" : "production") };
+
 const FIRST_DELAY_MS = 1000;
 const MAX_DELAY_MS = 30_000;
 const STABLE_MS = 60_000;
@@ -73,7 +78,7 @@ function start(name: string) {
   const s = supervised.get(name) ?? { child: null, startedAt: 0, delayMs: FIRST_DELAY_MS, restart: null };
   supervised.set(name, s);
   s.restart = null;
-  const child = spawn(cmd, args, { env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(cmd, args, { env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
   s.child = child;
   s.startedAt = Date.now();
   prefix(name, child.stdout, process.stdout);

@@ -5,7 +5,7 @@
 // have received as text parameters (`inlineSql`).
 import type { Prisma } from "@prisma/client";
 import pg from "pg";
-import { hotPool, utcParam } from "./pg.server";
+import { hotPool, onNewConnection, readWithRetry, utcParam } from "./pg.server";
 
 /**
  * `sql` with each value written as a quoted literal of unknown type, exactly as a text parameter
@@ -75,18 +75,38 @@ class CopyOut implements pg.Submittable {
   }
 }
 
-/** `COPY (sql) TO STDOUT (FORMAT binary)`: the whole output in one Buffer (callers keep queries small). */
-export async function copyBinary(sql: Prisma.Sql): Promise<Buffer> {
+/**
+ * `COPY (sql) TO STDOUT (FORMAT binary)`: the whole output in one Buffer (callers keep queries
+ * small); read again on a new connection when the first was lost (readWithRetry).
+ */
+export function copyBinary(sql: Prisma.Sql): Promise<Buffer> {
+  const text = `COPY (${inlineSql(sql)}) TO STDOUT (FORMAT binary)`;
+  return readWithRetry(
+    () => copyOnPooled(text),
+    () => onNewConnection(hotPool(), (client) => copyOut(client, text)),
+  );
+}
+
+function copyOut(client: pg.ClientBase, text: string): Promise<Buffer> {
+  const copy = new CopyOut(text);
+  client.query(copy);
+  return copy.done;
+}
+
+async function copyOnPooled(text: string): Promise<Buffer> {
   const client = await hotPool().connect();
+  // A checked-out client whose backend ends between statements emits `error`; unheard, that kills
+  // the process. The COPY itself fails with the same error, so nothing more is needed here.
+  const ignore = () => undefined;
+  client.on("error", ignore);
   let failure: Error | undefined;
   try {
-    const copy = new CopyOut(`COPY (${inlineSql(sql)}) TO STDOUT (FORMAT binary)`);
-    client.query(copy);
-    return await copy.done;
+    return await copyOut(client, text);
   } catch (err) {
     failure = err instanceof Error ? err : new Error(String(err));
     throw err;
   } finally {
+    client.removeListener("error", ignore);
     // A connection whose COPY failed is discarded, not returned to the pool.
     client.release(failure);
   }

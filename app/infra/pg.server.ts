@@ -51,11 +51,81 @@ export function timestampTypes<T>(parse: (text: string) => T) {
 /** Per-query parsers: timestamps as ISO strings (isoFromPgTimestamp). */
 const ISO_TIMESTAMPS = timestampTypes(isoFromPgTimestamp);
 
+/**
+ * True when a statement failed because its connection was lost (the backend terminated by a
+ * failover, a restart, a pooler or pg_terminate_backend), not because of the statement itself.
+ */
+export function isConnectionLost(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; cause?: unknown } | null;
+  if (!e || typeof e !== "object") return false;
+  // 57P01-57P03: admin, crash and startup shutdowns; class 08: connection exceptions.
+  if (typeof e.code === "string" && (/^57P0[123]$/.test(e.code) || e.code.startsWith("08") || ["ECONNRESET", "EPIPE"].includes(e.code))) return true;
+  if (typeof e.message === "string" && /^Connection terminated/.test(e.message)) return true;
+  return e.cause !== undefined && e.cause !== err && isConnectionLost(e.cause);
+}
+
+/**
+ * Runs a read, and once more on a connection of its own (`again`) when the first one was lost: a
+ * read has no effect to repeat, so a failover costs the caller a few milliseconds instead of an
+ * error (docs/decisions/093). Not again from the pool: when a failover ends every backend, the
+ * pool's other idle connections are dead too until each reports it. A write is never retried
+ * this way (its outcome is unknown).
+ */
+export async function readWithRetry<T>(read: () => Promise<T>, again: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (!isConnectionLost(err)) throw err;
+    log.warn("database connection lost during a read; reading again on a new connection", { err });
+    return again();
+  }
+}
+
+/** `run` on a connection opened for it with the pool's settings, closed after. */
+export async function onNewConnection<T>(pool: pg.Pool, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client(pool.options);
+  client.on("error", () => undefined); // a failure reaches `run` as its rejection
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** A single SELECT (not SELECT ... FOR UPDATE/SHARE): a statement that reads and changes nothing. */
+const READ_ONLY = /^\s*SELECT\b(?![\s\S]*\bFOR\s+(?:NO\s+KEY\s+)?(?:UPDATE|SHARE|KEY\s+SHARE)\b)/i;
+
+/**
+ * A pool whose one-statement reads (`pool.query` with a SELECT, outside any transaction) are read
+ * again on a new connection when theirs was lost (readWithRetry). Transactions check a client out
+ * with `connect()`, which this leaves alone: a transaction that lost its connection fails as a
+ * whole. Prisma's driver adapter is given one too (app/db.server.ts), so both pools behave alike.
+ */
+export class ReadRetryingPool extends pg.Pool {
+  // pg's overloads of query() cannot be restated one by one; the arguments pass through untouched.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(...args: any[]): any {
+    const run = () => (super.query as (...a: unknown[]) => unknown).apply(this, args);
+    const first = args[0] as string | { text?: string; submit?: unknown } | undefined;
+    const text = typeof first === "string" ? first : first?.text;
+    const callback = typeof args[args.length - 1] === "function";
+    if (callback || (typeof first === "object" && first?.submit) || !text || !READ_ONLY.test(text)) return run();
+    // pg writes its callback into a query config object it is given: the read again gets a copy
+    // taken before. A named statement is prepared again on the new connection, as pg does.
+    const again = [typeof first === "object" ? { ...first } : first, ...args.slice(1)];
+    return readWithRetry(
+      () => run() as Promise<unknown>,
+      () => onNewConnection(this, (client) => (client.query as (...a: unknown[]) => Promise<unknown>).apply(client, again)),
+    );
+  }
+}
+
 let pool: pg.Pool | undefined;
 
 export function hotPool(): pg.Pool {
   if (pool) return pool;
-  pool = new pg.Pool({
+  pool = new ReadRetryingPool({
     connectionString: env().DATABASE_URL,
     max: 10,
     idleTimeoutMillis: 30_000,
@@ -65,7 +135,8 @@ export function hotPool(): pg.Pool {
   // An idle client whose backend dies (database restart, failover, pg_terminate_backend) emits
   // `error` on the pool; unheard, that event kills the process. The pool has already dropped the
   // client: the next query opens a fresh connection. A query in flight fails on its own (the
-  // request it serves answers 500) and its client is discarded on release.
+  // request it serves answers 500) and its client is discarded on release;
+  // a read in flight is tried again once (ReadRetryingPool).
   pool.on("error", (err) => log.warn("hot pool: idle database connection lost; it will be replaced", { err }));
   return pool;
 }

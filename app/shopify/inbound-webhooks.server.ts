@@ -6,6 +6,7 @@
 // (revoking credentials must not wait in a queue; a handful of UPDATEs) and
 // customer_payment_methods/update (publishing its event needs no platform call).
 import type { ContractStatus, Prisma } from "@prisma/client";
+import { z } from "zod";
 import { prisma } from "../db.server";
 import { log } from "../infra/log.server";
 import { QUEUES, enqueueSpec, type AnyJobSpec, type BillingOutcomePayload } from "../infra/queues.server";
@@ -26,6 +27,7 @@ export const SHOPIFY_TOPICS = [
   "subscription_billing_attempts/success",
   "subscription_billing_attempts/failure",
   "subscription_billing_attempts/challenged",
+  "app_subscriptions/update",
 ] as const;
 export type ShopifyTopic = (typeof SHOPIFY_TOPICS)[number];
 
@@ -91,28 +93,85 @@ function jobFor(topic: ShopifyTopic, shop: string, webhookId: string, payload: P
     }
     case "app/uninstalled":
     case "customer_payment_methods/update":
+    case "app_subscriptions/update":
       return null;
   }
 }
 
-export async function receiveShopifyWebhook(request: Request, expected: ShopifyTopic): Promise<Response> {
+/**
+ * What the app reads of each topic's payload. A signed payload that fails its check is one the
+ * app will never process: it is recorded and acknowledged (docs/decisions/093), never a 500 that
+ * Shopify would retry for two days before removing the subscription.
+ */
+const gid = (type: string) => z.string().regex(new RegExp(`^gid://shopify/${type}/\\d+$`));
+const CONTRACT_STATUSES: readonly string[] = ["ACTIVE", "PAUSED", "CANCELLED", "EXPIRED", "FAILED", "STALE"] satisfies ContractStatus[];
+const contractPayload = z.object({
+  admin_graphql_api_id: gid("SubscriptionContract"),
+  status: z.string().refine((v) => CONTRACT_STATUSES.includes(v.toUpperCase()), "not a contract status"),
+  revision_id: z.union([z.string().regex(/^\d{1,19}$/), z.number().int().nonnegative()]).optional(),
+});
+const PAYLOAD_CHECKS: Partial<Record<ShopifyTopic, z.ZodType>> = {
+  "subscription_contracts/create": contractPayload,
+  "subscription_contracts/update": contractPayload,
+  "selling_plan_groups/update": z.object({ admin_graphql_api_id: gid("SellingPlanGroup") }),
+};
+
+/** Why a signed payload cannot be taken, or null when it can. */
+function payloadProblem(topic: ShopifyTopic, payload: unknown): string | null {
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return "the body is not a JSON object";
+  // PostgreSQL's jsonb refuses a NUL character, and no field of Shopify's payloads holds one.
+  if (JSON.stringify(payload).includes("\\u0000")) return "the body holds a NUL character";
+  const check = PAYLOAD_CHECKS[topic]?.safeParse(payload);
+  if (check && !check.success) return `${check.error.issues[0].path.join(".") || "body"}: ${check.error.issues[0].message}`;
+  return null;
+}
+
+/** Records a signed webhook the app will never process and acknowledges it, so Shopify stops sending it. */
+async function refuseSigned(webhookId: string, shopDomain: string, topic: string, rejection: string): Promise<Response> {
+  await prisma.inboundWebhook.createMany({ data: [{ webhookId, shopDomain, topic, rejection, processedAt: new Date() }], skipDuplicates: true });
+  log.warn("shopify webhook refused: signed, but the app will never process it", { webhookId, topic, shop: shopDomain, rejection });
+  return new Response(null, { status: 200 });
+}
+
+type VerifiedWebhook = { shop: string; webhookId: string; payload: Payload };
+
+/**
+ * Authenticates a Shopify webhook for its route's topic (HMAC over the raw body, by the Shopify
+ * library) and checks its payload. Returns the webhook, or the answer to send instead: the
+ * library's 401/400/405, 400 for a topic that is not the route's, and 200 for a signed message
+ * the app will never process (recorded with its reason).
+ */
+export async function verifyShopifyWebhook(request: Request, expected: ShopifyTopic): Promise<VerifiedWebhook | Response> {
   const { authenticate } = await import("../shopify.server");
   let hook: Awaited<ReturnType<typeof authenticate.webhook>>;
   try {
     hook = await authenticate.webhook(request);
   } catch (thrown) {
     if (thrown instanceof Response) return thrown; // 401 bad HMAC, 400 missing headers, 405
+    // The library parses the body only after the HMAC matched: a signed body that is not JSON.
+    if (thrown instanceof SyntaxError) {
+      const header = (name: string) => request.headers.get(name) ?? "";
+      return refuseSigned(header("x-shopify-webhook-id"), header("x-shopify-shop-domain"), expected, "the body is not JSON");
+    }
     throw thrown;
   }
   if (storageForm(hook.topic) !== storageForm(expected)) return new Response(null, { status: 400 });
-  const { shop, webhookId } = hook;
-  const payload = hook.payload as Payload;
+  const problem = payloadProblem(expected, hook.payload);
+  if (problem) return refuseSigned(hook.webhookId, hook.shop, expected, problem);
+  return { shop: hook.shop, webhookId: hook.webhookId, payload: hook.payload as Payload };
+}
+
+export async function receiveShopifyWebhook(request: Request, expected: ShopifyTopic): Promise<Response> {
+  const verified = await verifyShopifyWebhook(request, expected);
+  if (verified instanceof Response) return verified;
+  const { shop, webhookId, payload } = verified;
 
   // The dedupe row, with its job, is one INSERT; only app/uninstalled needs it in a transaction with its work.
   const job = jobFor(expected, shop, webhookId, payload);
   // The stored job is the AnyJobSpec itself: JSON by construction (PAYLOADS_ARE_JSON, app/infra/queues.server.ts).
   const stored = job ? (job as unknown as Prisma.InputJsonObject) : undefined;
-  const seen = { data: [{ webhookId, shopDomain: shop, topic: expected, job: stored }], skipDuplicates: true };
+  const contractGid = job?.name === "sync-contract" ? job.data.contractGid : null;
+  const seen = { data: [{ webhookId, shopDomain: shop, topic: expected, job: stored, contractGid }], skipDuplicates: true };
   const outcome =
     expected === "app/uninstalled"
       ? await prisma.$transaction(async (tx) => {

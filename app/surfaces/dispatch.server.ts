@@ -21,9 +21,19 @@ const ENDPOINTS: ReadonlyArray<readonly [string, (request: Request) => Promise<R
   [EXPORT_DOWNLOAD_BASE, handleExportDownload],
 ];
 
-function envelope(code: ErrorCode, message: string): Response {
+function envelope(code: ErrorCode, message: string, headers: Headers = new Headers()): Response {
   const requestId = newRequestId();
-  return errorResponse(code, message, requestId, new Headers({ "X-Service-Request-Id": requestId }));
+  headers.set("X-Service-Request-Id", requestId);
+  return errorResponse(code, message, requestId, headers);
+}
+
+/**
+ * The envelope for an /api/ request that never became a Request: Node's HTTP parser refused its
+ * bytes (server.ts, clientError), so no surface can see it (docs/decisions/093).
+ */
+export function refuseUnparsedApiRequest(code: "invalid_request" | "method_not_allowed", message: string): Response {
+  const headers = new Headers(code === "method_not_allowed" ? { Allow: "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS" } : {});
+  return envelope(code, message, headers);
 }
 
 /** The kernel's answer to any /api/ request; never throws, never HTML. */

@@ -11,8 +11,11 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-export function startProcess(file: string, env: Record<string, string> = {}): Child {
-  const proc = spawn(process.execPath, ["--import", "tsx", file], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+/** `file` run by node with the TypeScript loader; an `env` value of undefined unsets that variable. */
+export function startProcess(file: string, env: Record<string, string | undefined> = {}): Child {
+  const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete merged[name];
+  const proc = spawn(process.execPath, ["--import", "tsx", file], { env: merged, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   proc.stdout?.on("data", (c: Buffer) => (out += c.toString()));
   proc.stderr?.on("data", (c: Buffer) => (out += c.toString()));
@@ -58,8 +61,8 @@ export const exited = (child: ChildProcess) =>
   });
 
 /** server.ts on `port` (the built app), answering /healthz. */
-export async function startWebProcess(port: number, env: Record<string, string> = {}): Promise<Child & { url: string }> {
-  const child = startProcess("server.ts", { PORT: String(port), ...env });
+export async function startWebProcess(port: number, env: Record<string, string | undefined> = {}, file = "server.ts"): Promise<Child & { url: string }> {
+  const child = startProcess(file, { PORT: String(port), ...env });
   const url = `http://127.0.0.1:${port}`;
   try {
     await eventually(

@@ -45,9 +45,15 @@ export function rawRequest(
   });
 }
 
-/** A request line written on a bare socket (CONNECT cannot be sent through node:http's client API as a path). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function rawSocket(baseUrl: string, head: string): Promise<{ status: number; text: string; json: any }> {
+/**
+ * Bytes written on a bare socket as they are (CONNECT, absolute-form targets, and what Node's own
+ * client refuses to send); the answer is read until the server closes the connection.
+ */
+export function rawSocket(
+  baseUrl: string,
+  head: string | Buffer,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ status: number; headers: Record<string, string>; text: string; json: any }> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname, () => socket.write(head));
@@ -57,9 +63,11 @@ export function rawSocket(baseUrl: string, head: string): Promise<{ status: numb
     socket.on("error", reject);
     socket.on("close", () => {
       const [top, ...rest] = data.split("\r\n\r\n");
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(top ?? "")?.[1] ?? 0);
+      const [statusLine, ...headerLines] = (top ?? "").split("\r\n");
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine ?? "")?.[1] ?? 0);
+      const headers = Object.fromEntries(headerLines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
       const text = rest.join("\r\n\r\n");
-      resolve({ status, text, json: parse(text) });
+      resolve({ status, headers, text, json: parse(text) });
     });
     socket.setTimeout(15_000, () => socket.destroy());
   });

@@ -142,10 +142,36 @@ export function eventForTransition(previous: ContractStatus | null, next: Contra
   return null;
 }
 
+/** A contract webhook received and not yet processed, as its stored job names it. */
+type StoredContractJob = { data: ContractWebhook };
+
+/**
+ * The status notices the holder of a contract's row lock settles: this webhook and every other
+ * webhook of the contract received but not yet processed, newer than the last announcement,
+ * in Shopify's revision order (a create before an update of the same revision).
+ */
+async function noticesToAnnounce(tx: Tx, hook: ContractWebhook, announcedRevision: bigint, announced: boolean) {
+  const waiting = await tx.inboundWebhook.findMany({
+    where: { shopDomain: hook.shopDomain, contractGid: hook.contractGid, processedAt: null, webhookId: { not: hook.webhookId } },
+    select: { webhookId: true, job: true },
+  });
+  const all = [hook, ...waiting.map((w) => (w.job as unknown as StoredContractJob).data)];
+  const rank = (h: ContractWebhook) => (h.topic === "subscription_contracts/create" ? 0 : 1);
+  const notices = all
+    .map((h) => ({ ...h, revisionNumber: BigInt(h.revision || "0") }))
+    .filter((h) => !announced || h.revisionNumber > announcedRevision)
+    .sort((a, b) => (a.revisionNumber < b.revisionNumber ? -1 : a.revisionNumber > b.revisionNumber ? 1 : rank(a) - rank(b)));
+  return { notices, settled: waiting.map((w) => w.webhookId) };
+}
+
 /**
  * Handles one inbound contract webhook: re-reads the contract from the platform (the payload
- * carries no lines or dates), upserts the mirror, and announces the payload's status change
- * once. Announcements track their own revision, so a late, older webhook announces nothing.
+ * carries no lines or dates), upserts the mirror, and announces each status change once, in
+ * Shopify's revision order, whatever order and concurrency the mirror queue's jobs run in
+ * (docs/decisions/093-ordered-status-announcements.md): the contract's row is locked, and the
+ * job holding the lock announces its own webhook together with every other webhook of the
+ * contract already received but not yet processed, and marks those processed. A webhook that
+ * arrives after a newer one was announced is late: it announces nothing.
  */
 export async function syncContractFromWebhook(hook: ContractWebhook): Promise<"mirrored" | "ignored"> {
   const shop = await prisma.shop.findUnique({ where: { domain: hook.shopDomain }, select: { id: true, installState: true } });
@@ -154,36 +180,40 @@ export async function syncContractFromWebhook(hook: ContractWebhook): Promise<"m
   const contract = await platform.getContract(hook.contractGid);
   if (!contract) return "ignored"; // not ours (read_own) or gone
 
-  // The mirror, the announcement and its deliveries commit together (the outbox, decision 051).
+  // The mirror, the announcements and their deliveries commit together (the outbox, decision 051).
   const announced = await prisma.$transaction(async (tx): Promise<Published[]> => {
     await upsertContract(tx, shop.id, contract);
+    // Announcements of one contract take turns: without the lock, a pause and a resume processed
+    // at once both read ACTIVE, and the resume announced nothing (decision 093).
+    await tx.$executeRaw`SELECT 1 FROM contracts WHERE shop_id = ${shop.id} AND contract_gid = ${hook.contractGid} FOR UPDATE`;
     const row = await tx.contract.findUniqueOrThrow({
       where: { shopId_contractGid: { shopId: shop.id, contractGid: hook.contractGid } },
       select: { id: true, customerGid: true, announcedStatus: true, announcedRevision: true },
     });
-    const revision = BigInt(hook.revision || "0");
-    if (row.announcedStatus !== null && revision <= row.announcedRevision) return [];
-    const type = eventForTransition(row.announcedStatus, hook.status, hook.topic === "subscription_contracts/create");
-    await tx.contract.update({ where: { id: row.id }, data: { announcedStatus: hook.status, announcedRevision: revision } });
-    if (!type) return [];
-    const sourceKey = `shopify-webhook:${hook.webhookId}`;
-    const published =
-      type === "subscription.created"
-        ? await publishEvent(tx, {
-            shopId: shop.id,
-            type,
-            sourceKey,
-            occurredAt: hook.occurredAt ? new Date(hook.occurredAt) : undefined,
-            data: { contract_id: hook.contractGid, customer_id: row.customerGid, status: hook.status },
-          })
-        : await publishEvent(tx, {
-            shopId: shop.id,
-            type,
-            sourceKey,
-            occurredAt: hook.occurredAt ? new Date(hook.occurredAt) : undefined,
-            data: { contract_id: hook.contractGid, customer_id: row.customerGid, previous_status: row.announcedStatus, new_status: hook.status },
-          });
-    return [published];
+    const { notices, settled } = await noticesToAnnounce(tx, hook, row.announcedRevision, row.announcedStatus !== null);
+    const published: Published[] = [];
+    let status = row.announcedStatus;
+    let at = 0;
+    for (const notice of notices) {
+      const type = eventForTransition(status, notice.status, notice.topic === "subscription_contracts/create");
+      // Times strictly increase, so the events list and its readers (sorted by created_at, in
+      // milliseconds) see this transaction's events in revision order too.
+      at = Math.max(notice.occurredAt ? Date.parse(notice.occurredAt) : Date.now(), at + 1);
+      const base = { shopId: shop.id, sourceKey: `shopify-webhook:${notice.webhookId}`, occurredAt: new Date(at) };
+      const contractId = hook.contractGid;
+      if (type === "subscription.created") {
+        published.push(await publishEvent(tx, { ...base, type, data: { contract_id: contractId, customer_id: row.customerGid, status: notice.status } }));
+      } else if (type) {
+        const data = { contract_id: contractId, customer_id: row.customerGid, previous_status: status, new_status: notice.status };
+        published.push(await publishEvent(tx, { ...base, type, data }));
+      }
+      status = notice.status;
+    }
+    const last = notices.at(-1);
+    if (last) await tx.contract.update({ where: { id: row.id }, data: { announcedStatus: last.status, announcedRevision: last.revisionNumber } });
+    // The other waiting webhooks are settled here: announced now, or older than what was.
+    if (settled.length) await tx.inboundWebhook.updateMany({ where: { webhookId: { in: settled }, processedAt: null }, data: { processedAt: new Date() } });
+    return published;
   });
   await dispatchDeliveries(announced);
   return "mirrored";
