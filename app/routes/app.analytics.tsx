@@ -8,7 +8,8 @@ import { BlockStack, InlineGrid, Layout, Page, Select, Text } from "@shopify/pol
 import { adminContext } from "../embedded/context.server";
 import { BarChart, LineChart } from "../embedded/charts";
 import { formatMoneyList, formatRate } from "../embedded/format";
-import { churn, cohorts, mrr, parseRange, parseWindow, RANGES, recovery, WINDOWS } from "../domain/insights/analytics.server";
+import { churn, cohorts, mrr, RANGES, recovery, WINDOWS } from "../domain/insights/analytics.server";
+import { rangeQuery, readQuery, windowQuery } from "../surfaces/read-queries";
 import { ApiError } from "../infra/errors";
 import { SectionCard } from "../embedded/section-card";
 
@@ -17,8 +18,10 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const q = new URL(request.url).searchParams;
   let range, window;
   try {
-    range = parseRange(q);
-    window = parseWindow(q);
+    // The first value of each, as URLSearchParams.get gives it.
+    const values = { range: q.get("range") ?? undefined, window: q.get("window") ?? undefined };
+    range = readQuery(rangeQuery, values);
+    window = readQuery(windowQuery, values);
   } catch (err) {
     if (err instanceof ApiError) throw new Response(err.message, { status: 400 });
     throw err;

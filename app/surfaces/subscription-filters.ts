@@ -8,7 +8,7 @@
 // field). Bounds the wrong way round (amount_min > amount_max, next_from > next_to) are refused.
 import { z } from "zod";
 import { SUBSCRIPTION_FILTER_STATUSES, SUBSCRIPTION_VIEWS, type SubscriptionFilterOptions } from "../domain/subscriptions/filters.server";
-import { isGid } from "../domain/shared/query.server";
+import { isGid } from "./fields";
 
 /** The filter names, in the order the reference and the pages list them. */
 export const SUBSCRIPTION_FILTER_NAMES = [

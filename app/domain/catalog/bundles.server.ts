@@ -4,7 +4,6 @@ import { prisma } from "../../db.server";
 import { ApiError } from "../../infra/errors";
 import { iso } from "../shared/money.server";
 import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../shared/paging.server";
-import { getParam, type Query } from "../shared/query.server";
 
 export interface BundleJson {
   id: string;
@@ -56,15 +55,6 @@ export async function listBundles(ctx: { shopId: string; page: PageRequest }): P
     take: ctx.page.limit + 1,
   });
   return toPage(rows, ctx.page.limit, bundleJson);
-}
-
-const PERIOD = /^(\d{4})-(0[1-9]|1[0-2])$/;
-
-export function parsePeriod(q: Query): string | undefined {
-  const raw = getParam(q, "period");
-  if (raw === undefined || raw === "") return undefined;
-  if (!PERIOD.test(raw)) throw new ApiError("invalid_request", `period "${raw}" is not a month in the form YYYY-MM`);
-  return raw;
 }
 
 export function boxJson(bundleId: string, b: BundleBox & { items: BundleBoxItem[] }): BoxJson {

@@ -3,17 +3,12 @@
 import type { SellingPlanGroup } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../shared/paging.server";
-import { enumParam, type Query } from "../shared/query.server";
 import type { Schedule, Interval } from "../shared/schedule.server";
 
 export const PLAN_STATUSES = ["active", "archived"] as const;
 
 export interface PlanFilters {
   status?: (typeof PLAN_STATUSES)[number];
-}
-
-export function parsePlanFilters(q: Query): PlanFilters {
-  return { status: enumParam(q, "status", PLAN_STATUSES) };
 }
 
 export type ScheduleJson =

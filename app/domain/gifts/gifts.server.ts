@@ -5,16 +5,11 @@ import type { Gift } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { iso } from "../shared/money.server";
 import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../shared/paging.server";
-import { enumParam, type Query } from "../shared/query.server";
 
 export const GIFT_STATUSES = ["pending", "sent", "claimed", "expired", "ended"] as const;
 
 export interface GiftFilters {
   status?: (typeof GIFT_STATUSES)[number];
-}
-
-export function parseGiftFilters(q: Query): GiftFilters {
-  return { status: enumParam(q, "status", GIFT_STATUSES) };
 }
 
 export interface GiftJson {

@@ -5,15 +5,11 @@
 // Definitions: docs/decisions/022-analytics-definitions.md.
 import { prisma } from "../../db.server";
 import { money, type Money } from "../shared/money.server";
-import { enumParam, type Query } from "../shared/query.server";
 
 export const RANGES = ["7d", "30d", "90d", "12mo"] as const;
 export type Range = (typeof RANGES)[number];
 export const WINDOWS = ["12", "24", "all"] as const;
 export type Window = (typeof WINDOWS)[number];
-
-export const parseRange = (q: Query): Range => enumParam(q, "range", RANGES, "30d");
-export const parseWindow = (q: Query): Window => enumParam(q, "window", WINDOWS, "12");
 
 /** [start, end) of a range ending now; 12mo is twelve calendar months back. */
 export function rangeBounds(range: Range, now = new Date()): { start: Date; end: Date } {

@@ -1,30 +1,15 @@
 // Notification log reads (/docs#tag/Admin-API:-Notifications; event, status, customer_id; no name or e-mail address, ever:
 // the table holds none, and nothing here joins to anything that does).
 import { prisma } from "../../db.server";
-import { ApiError } from "../../infra/errors";
 import { iso } from "../shared/money.server";
 import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../shared/paging.server";
-import { enumParam, getParam, gidParam, type Query } from "../shared/query.server";
 
 export const NOTIFICATION_STATUSES = ["queued", "sent", "delivered", "bounced", "failed"] as const;
-const EVENT_NAME = /^[a-z][a-z0-9_.]{0,63}$/;
 
 export interface NotificationFilters {
   event?: string;
   status?: (typeof NOTIFICATION_STATUSES)[number];
   customerId?: string;
-}
-
-export function parseNotificationFilters(q: Query): NotificationFilters {
-  const event = getParam(q, "event");
-  if (event !== undefined && event !== "" && !EVENT_NAME.test(event)) {
-    throw new ApiError("invalid_request", `event "${event}" is not a notification event name (e.g. renewal_reminder)`);
-  }
-  return {
-    event: event || undefined,
-    status: enumParam(q, "status", NOTIFICATION_STATUSES),
-    customerId: gidParam(q, "customer_id", "Customer"),
-  };
 }
 
 export interface NotificationJson {

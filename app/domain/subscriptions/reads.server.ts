@@ -7,8 +7,7 @@ import { ApiError } from "../../infra/errors";
 import { money, iso, type Money } from "../shared/money.server";
 import { decodedPage, type EncodedPage, type PageRequest, type PageResult } from "../shared/paging.server";
 import { binaryRenderer, binarySelectList, type BinaryColumn } from "../shared/format-binary";
-import { SUBSCRIPTION_FILTER_STATUSES, subscriptionPageQuery, type SubscriptionFilterOptions } from "./filters.server";
-import { enumParam, gidParam, timestampParam, type Query } from "../shared/query.server";
+import { subscriptionPageQuery, type SubscriptionFilterOptions } from "./filters.server";
 import { giftJson, type GiftJson } from "../gifts/gifts.server";
 
 /** The Admin API list's filters are the shared ones (docs/decisions/055-subscription-filters.md). */
@@ -18,16 +17,6 @@ export interface ReadContext {
   shopId: string;
   /** The key holds read:customers (protected customer data may be returned). */
   canReadCustomers: boolean;
-}
-
-/** GET /subscriptions (/docs#tag/Admin-API:-Subscriptions): status, plan_id (a selling plan group), customer_id, updated_after. */
-export function parseSubscriptionFilters(q: Query): SubscriptionFilters {
-  return {
-    status: enumParam(q, "status", SUBSCRIPTION_FILTER_STATUSES),
-    sellingPlanGroupGid: gidParam(q, "plan_id", "SellingPlanGroup"),
-    customerGid: gidParam(q, "customer_id", "Customer"),
-    updatedAfter: timestampParam(q, "updated_after"),
-  };
 }
 
 export interface SubscriptionJson {

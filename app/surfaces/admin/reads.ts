@@ -1,20 +1,21 @@
 // Admin API reads (/docs#tag/Admin-API:-Subscriptions and the tags after it): fifteen GET routes over the domain read functions. The
-// domain parses filters (unknown enum values and bad timestamps are 400 naming the value); this
-// file only binds paths, scopes and the list envelope. Unknown query parameters are refused by
-// the strict query schemas (a typo never silently widens a list).
+// route's strict query schema refuses unknown parameters (a typo never silently widens a list);
+// the values are read by the zod schemas of ../read-queries.ts (unknown enum values and bad
+// timestamps are 400 naming the value), so the domain takes typed options (decision 100).
 import { z } from "zod";
 import { defineRoute, type AnyRoute, type RouteContext } from "../../http/route";
 import { decodeCursor, toEncodedEnvelope, toEnvelope } from "../../http/cursor.server";
 import { contractGid, rowId } from "../../http/ids";
 import { clampLimit, type EncodedPage, type PageRequest, type PageResult } from "../../domain/shared/paging.server";
-import { getSubscription, listSubscriptions, parseSubscriptionFilters } from "../../domain/subscriptions/reads.server";
-import { listPlans, parsePlanFilters } from "../../domain/catalog/selling-plans.server";
-import { listBoxes, listBundles, parsePeriod } from "../../domain/catalog/bundles.server";
+import { getSubscription, listSubscriptions } from "../../domain/subscriptions/reads.server";
+import { listPlans } from "../../domain/catalog/selling-plans.server";
+import { listBoxes, listBundles } from "../../domain/catalog/bundles.server";
 import { getMixMatch, listMixMatch } from "../../domain/catalog/mixmatch.server";
-import { listGifts, parseGiftFilters } from "../../domain/gifts/gifts.server";
+import { listGifts } from "../../domain/gifts/gifts.server";
 import { listCampaigns, listSends } from "../../domain/retention/winback.server";
-import { listNotifications, parseNotificationFilters } from "../../domain/notifications/notifications.server";
-import { churn, cohorts, mrr, parseRange, parseWindow, recovery } from "../../domain/insights/analytics.server";
+import { listNotifications } from "../../domain/notifications/notifications.server";
+import { churn, cohorts, mrr, recovery } from "../../domain/insights/analytics.server";
+import { boxListQuery, giftListQuery, notificationListQuery, planListQuery, rangeQuery, readQuery, subscriptionListQuery, windowQuery } from "../read-queries";
 import * as S from "./schemas";
 
 const opt = (description: string) => z.string().optional().describe(description);
@@ -58,7 +59,7 @@ export const adminReadRoutes: AnyRoute[] = [
     tags: ["Subscriptions"],
     handler: (ctx) =>
       listed(ctx.query, "subscriptions", ["status", "plan_id", "customer_id", "updated_after"], (p) =>
-        listSubscriptions({ shopId: ctx.shop.id, filters: parseSubscriptionFilters(ctx.query), page: p }),
+        listSubscriptions({ shopId: ctx.shop.id, filters: readQuery(subscriptionListQuery, ctx.query), page: p }),
       ),
   }),
   defineRoute({
@@ -82,7 +83,7 @@ export const adminReadRoutes: AnyRoute[] = [
     summary: "List plans (selling plan groups) with their schedule",
     response: S.page(S.Plan),
     tags: ["Plans"],
-    handler: (ctx) => listed(ctx.query, "plans", ["status"], (p) => listPlans({ shopId: ctx.shop.id, filters: parsePlanFilters(ctx.query), page: p })),
+    handler: (ctx) => listed(ctx.query, "plans", ["status"], (p) => listPlans({ shopId: ctx.shop.id, filters: readQuery(planListQuery, ctx.query), page: p })),
   }),
   defineRoute({
     method: "GET",
@@ -104,7 +105,7 @@ export const adminReadRoutes: AnyRoute[] = [
     response: S.page(S.Box),
     tags: ["Bundles"],
     handler: async (ctx) => {
-      const period = parsePeriod(ctx.query);
+      const { period } = readQuery(boxListQuery, ctx.query);
       return { body: { data: await listBoxes({ shopId: ctx.shop.id, bundleId: ctx.params.id, period }), next_cursor: null } };
     },
   }),
@@ -139,7 +140,7 @@ export const adminReadRoutes: AnyRoute[] = [
     tags: ["Gifts"],
     handler: (ctx) =>
       listed(ctx.query, "gifts", ["status"], (p) =>
-        listGifts({ shopId: ctx.shop.id, canReadCustomers: readCustomers(ctx), filters: parseGiftFilters(ctx.query), page: p }),
+        listGifts({ shopId: ctx.shop.id, canReadCustomers: readCustomers(ctx), filters: readQuery(giftListQuery, ctx.query), page: p }),
       ),
   }),
   defineRoute({
@@ -177,7 +178,7 @@ export const adminReadRoutes: AnyRoute[] = [
     tags: ["Notifications"],
     handler: (ctx) =>
       listed(ctx.query, "notifications", ["event", "status", "customer_id"], (p) =>
-        listNotifications({ shopId: ctx.shop.id, filters: parseNotificationFilters(ctx.query), page: p }),
+        listNotifications({ shopId: ctx.shop.id, filters: readQuery(notificationListQuery, ctx.query), page: p }),
       ),
   }),
   defineRoute({
@@ -198,7 +199,7 @@ export const adminReadRoutes: AnyRoute[] = [
     summary: "Churn over a range",
     response: S.Churn,
     tags: ["Analytics"],
-    handler: async (ctx) => ({ body: await churn(ctx.shop.id, parseRange(ctx.query)) }),
+    handler: async (ctx) => ({ body: await churn(ctx.shop.id, readQuery(rangeQuery, ctx.query)) }),
   }),
   defineRoute({
     method: "GET",
@@ -208,7 +209,7 @@ export const adminReadRoutes: AnyRoute[] = [
     summary: "Monthly signup cohorts and their retention",
     response: S.Cohorts,
     tags: ["Analytics"],
-    handler: async (ctx) => ({ body: await cohorts(ctx.shop.id, parseWindow(ctx.query)) }),
+    handler: async (ctx) => ({ body: await cohorts(ctx.shop.id, readQuery(windowQuery, ctx.query)) }),
   }),
   defineRoute({
     method: "GET",
@@ -218,6 +219,6 @@ export const adminReadRoutes: AnyRoute[] = [
     summary: "Win-back recovery over a range",
     response: S.Recovery,
     tags: ["Analytics"],
-    handler: async (ctx) => ({ body: await recovery(ctx.shop.id, parseRange(ctx.query)) }),
+    handler: async (ctx) => ({ body: await recovery(ctx.shop.id, readQuery(rangeQuery, ctx.query)) }),
   }),
 ];

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { ApiError } from "../../../app/infra/errors";
-import { enumParam, parseIsoTimestamp } from "../../../app/domain/shared/query.server";
+import { parseIsoTimestamp } from "../../../app/surfaces/fields";
+import { rangeQuery, readQuery, subscriptionListQuery } from "../../../app/surfaces/read-queries";
 import { formatMinor, normalizeDecimal, parseDecimalToMinor } from "../../../app/domain/shared/money.server";
 import { canonicalJson, requestHash } from "../../../app/http/idempotency.server";
 import { checkRescheduleDate } from "../../../app/domain/subscriptions/writes.server";
@@ -23,9 +24,10 @@ describe("ISO 8601 timestamps", () => {
 
 describe("enum parameters", () => {
   it("matches case-insensitively, defaults, and names an unknown value", () => {
-    expect(enumParam({ s: "paused" }, "s", ["ACTIVE", "PAUSED"] as const)).toBe("PAUSED");
-    expect(enumParam({}, "range", ["7d", "30d"] as const, "30d")).toBe("30d");
-    expect(() => enumParam({ s: "nope" }, "s", ["ACTIVE"] as const)).toThrow(/nope/);
+    expect(readQuery(subscriptionListQuery, { status: "paused" }).status).toBe("PAUSED");
+    expect(readQuery(rangeQuery, {})).toBe("30d");
+    expect(readQuery(rangeQuery, { range: "" })).toBe("30d");
+    expect(() => readQuery(subscriptionListQuery, { status: "nope" })).toThrow('Unknown status "nope": expected one of ACTIVE, PAUSED, CANCELLED, EXPIRED');
   });
 });
 
