@@ -21,6 +21,7 @@ import { encoder, snakeKey, type Column } from "../shared/format";
 import { MIGRATION_COLUMNS } from "../exports/migration-columns";
 import { detectFormat, ERROR_COLUMN_LABEL, parseMigrationFile, type FileProblem, type FileRow, type ImportFormat } from "./file";
 import { columnForPlatformField, labelOf, planContracts, type PlannedContract, type RowError } from "./plan";
+import { forEachLimit, limiter, sleep } from "../../infra/async";
 
 /** The contract custom attribute that carries the import key on the platform. */
 export const IMPORT_KEY_ATTRIBUTE = "migration_import_key";
@@ -64,15 +65,6 @@ export interface ImportFile {
 
 // ---------------------------------------------------------------------------------------------
 // Validation (dry run)
-
-async function mapLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await fn(items[next++]);
-    }),
-  );
-}
 
 interface Validated {
   format: ImportFormat;
@@ -119,7 +111,7 @@ async function validate(shopId: string, port: ShopifyPort, file: ImportFile): Pr
   // and the dry run says so before anything is created.
   const methodIds = [...new Set(plans.flatMap((p) => (p.payment.kind === "existing" ? [p.payment.id] : [])))];
   const owners = new Map<string, Awaited<ReturnType<ShopifyPort["getPaymentMethodOwner"]>>>();
-  await mapLimit(methodIds, DEFAULT_IMPORT_CONCURRENCY, async (id) => void owners.set(id, await port.getPaymentMethodOwner(id)));
+  await forEachLimit(methodIds, DEFAULT_IMPORT_CONCURRENCY, async (id) => void owners.set(id, await port.getPaymentMethodOwner(id)));
   for (const plan of plans) {
     if (plan.payment.kind !== "existing") continue;
     const id = plan.payment.id;
@@ -246,8 +238,6 @@ export async function enqueueImport(importId: string): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // The run (worker)
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export interface RunOptions {
   concurrency?: number;
   /** The job's last attempt: a failure that would be retried fails the import instead. */
@@ -356,22 +346,6 @@ const isThrottled = (err: unknown) => isPlatformError(err) && err.code === "THRO
 const isRefusal = (err: unknown): err is PlatformError => isPlatformError(err) && (err.kind === "invalid_request" || err.kind === "state_conflict");
 const failedWith = (err: PlatformError): ItemOutcome => ({ status: "failed", column: columnForPlatformField(err.field), message: err.message });
 
-/** At most `n` calls at once, shared by every batch in flight. */
-function limiter(n: number) {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (active >= n) await new Promise<void>((r) => waiting.push(r));
-    active++;
-    try {
-      return await fn();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  };
-}
-
 /**
  * Runs (or resumes) an import to its end. Safe to run again at any point: items already settled
  * are not touched, and a key claimed but not settled is checked on the platform before creating.
@@ -420,6 +394,7 @@ export async function runImport(importId: string, opts: RunOptions = {}): Promis
   const todo = v.plans.filter((p) => pending.has(p.key));
   const batches = Array.from({ length: Math.ceil(todo.length / IMPORT_BATCH) }, (_, i) => todo.slice(i * IMPORT_BATCH, (i + 1) * IMPORT_BATCH));
   const throttle = new Throttle();
+  // At most `concurrency` platform calls at once, shared by every batch in flight.
   const limit = limiter(opts.concurrency ?? DEFAULT_IMPORT_CONCURRENCY);
   let fatal: unknown = null;
 
@@ -535,7 +510,7 @@ export async function runImport(importId: string, opts: RunOptions = {}): Promis
     }
   }
 
-  await mapLimit(batches, BATCHES_IN_FLIGHT, runBatch);
+  await forEachLimit(batches, BATCHES_IN_FLIGHT, runBatch);
 
   if (fatal) {
     const shopGone = fatal instanceof PlatformError && fatal.kind === "shop_unavailable";

@@ -21,6 +21,7 @@ import { reconcileContract } from "../subscriptions/mirror.server";
 import { systemClock, type Clock } from "./clock.server";
 import { settleOverdueOutcomes } from "./overdue.server";
 import { sendDueReminders } from "./reminders.server";
+import { forEachLimit, sleep } from "../../infra/async";
 
 export interface ChargeLine {
   contractId: string;
@@ -57,23 +58,12 @@ const PAGE = 500;
 const THROTTLE_RETRIES = 4;
 const THROTTLE_BASE_MS = 250;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 interface DueContract {
   id: string;
   contractGid: string;
   nextBillingAt: Date;
   chargeAmountCents: number | null;
   currencyCode: string;
-}
-
-/** Runs `work` over `items` with at most `limit` at once. */
-async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
-  });
-  await Promise.all(runners);
 }
 
 /**
@@ -117,7 +107,7 @@ export async function runBilling(shopDomain: string, opts: { clock?: Clock; conc
     }
     const claimed = await claimAttempts(shop.id, planned);
     const confirmed: { id: string; gid: string }[] = [];
-    await pool(planned, concurrency, async (p) => {
+    await forEachLimit(planned, concurrency, async (p) => {
       const row = claimed.get(p.idempotencyKey);
       if (!row) throw new Error(`billing: no attempt row for ${p.idempotencyKey}`);
       const line = await chargeContract(platform, p, row, confirmed);

@@ -2,6 +2,7 @@
 // when app/platform/routing.server.ts is installed the very same request lands on the simulator.
 import { SHOPIFY_API_VERSION } from "../api-version";
 import { PlatformError } from "../errors";
+import { sleep } from "../../infra/async";
 
 export interface GraphqlError {
   message: string;
@@ -32,8 +33,6 @@ const DEFAULTS: Required<ClientOptions> = { maxAttempts: 5, baseDelayMs: 200, ma
 // No call waits on Shopify longer than this: a write's idempotency lease (docs/decisions/035)
 // must outlast every call a write makes, so none may hang without bound.
 const REQUEST_TIMEOUT_MS = 30_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const isMutation = (operation: string) => /^\s*(#[^\n]*\n\s*)*mutation\b/.test(operation);
 
