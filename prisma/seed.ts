@@ -10,7 +10,8 @@ applyLocalDefaults();
 const { env } = await import("../app/env.server");
 const { prisma } = await import("../app/db.server");
 const { SimulatorControl } = await import("../simulator/control-client");
-const { recordInstallation, setAppPlan } = await import("../app/domain/shop/lifecycle.server");
+// Rows are built by the same fixtures the tests use (one way to build data; tests/support/fixtures.ts).
+const { createBundle, createBundleBox, createInstalledShop, createMixMatchPlan, createPlanGroup } = await import("../tests/support/fixtures");
 const { reconcileShop } = await import("../app/domain/subscriptions/mirror.server");
 const { parseDecimalToMinor } = await import("../app/domain/shared/money.server");
 const { syncStorefrontMetafields } = await import("../app/domain/storefront/sync.server");
@@ -270,15 +271,8 @@ async function seedPlans(shopId: string, spec: ShopSpec, groups: SimGroup[]) {
       shipDay: anchored?.shipDay ?? null,
       scheduleLabel: scheduleLabel(plan),
     };
-    const row = await prisma.sellingPlanGroup.upsert({
-      where: { shopId_groupGid: { shopId, groupGid: group.id } },
-      create: { shopId, groupGid: group.id, ...fields },
-      update: fields,
-    });
-    await prisma.sellingPlan.createMany({
-      data: group.sellingPlans.map((p, position) => ({ groupId: row.id, sellingPlanGid: p.id, name: p.name, position })),
-      skipDuplicates: true,
-    });
+    // Idempotent: a second seed updates the group and keeps its plans.
+    await createPlanGroup(shopId, { groupGid: group.id, ...fields, sellingPlans: group.sellingPlans.map((p) => ({ sellingPlanGid: p.id, name: p.name })) });
   }
 }
 
@@ -301,41 +295,34 @@ async function seedAppRecords(shopId: string, spec: ShopSpec, products: SimProdu
   ];
   for (const b of bundles) {
     const group = await groupByKey(b.key);
-    const bundle = await prisma.bundle.create({
-      data: {
-        shopId,
-        groupId: group.id,
-        title: b.title,
-        kind: b.kind,
-        selectionCutoffDays: b.cutoff,
-        boxSizeMin: b.min,
-        boxSizeMax: b.max,
-        createdAt: monthsBack(b.periods * b.every + 1),
-      },
+    const bundle = await createBundle({
+      shopId,
+      groupId: group.id,
+      title: b.title,
+      kind: b.kind,
+      selectionCutoffDays: b.cutoff,
+      boxSizeMin: b.min,
+      boxSizeMax: b.max,
+      createdAt: monthsBack(b.periods * b.every + 1),
     });
     // Periods from oldest to next month; next month's menu is not yet published.
     for (let i = b.periods - 1; i >= -1; i--) {
       const start = monthsBack(i * b.every);
       const published = i >= 0;
       const picks = [...variants].sort(() => r.next() - 0.5).slice(0, b.items);
-      await prisma.bundleBox.create({
-        data: {
-          bundleId: bundle.id,
-          period: period(start),
-          published,
-          publishedAt: published ? new Date(start.getTime() - 10 * DAY) : null,
-          items: {
-            create: picks.map((v, position) => ({
-              variantGid: v.id,
-              productTitle: v.productTitle,
-              variantTitle: v.title,
-              imageUrl: v.imageUrl,
-              priceCents: cents(v.price),
-              quantity: b.kind === "CURATED" ? r.int(1, 2) : null,
-              position,
-            })),
-          },
-        },
+      await createBundleBox({
+        bundleId: bundle.id,
+        period: period(start),
+        published,
+        publishedAt: published ? new Date(start.getTime() - 10 * DAY) : null,
+        items: picks.map((v) => ({
+          variantGid: v.id,
+          productTitle: v.productTitle,
+          variantTitle: v.title,
+          imageUrl: v.imageUrl,
+          priceCents: cents(v.price),
+          quantity: b.kind === "CURATED" ? r.int(1, 2) : null,
+        })),
       });
     }
   }
@@ -368,9 +355,8 @@ async function seedAppRecords(shopId: string, spec: ShopSpec, products: SimProdu
   ] as const;
   for (const m of mixes) {
     const group = await groupByKey(m.key);
-    const entries = m.categories.map(([title, keys], position) => ({
+    const entries = m.categories.map(([title, keys]) => ({
       title,
-      position,
       variants: keys.flatMap((k) =>
         products
           .find((p) => p.title === PRODUCTS.find((x) => x.key === k)!.title)!
@@ -381,32 +367,25 @@ async function seedAppRecords(shopId: string, spec: ShopSpec, products: SimProdu
       .flatMap((e) => e.variants)
       .map((v) => cents(v.price))
       .sort((a, b) => a - b);
-    await prisma.mixMatchPlan.create({
-      data: {
-        shopId,
-        groupId: group.id,
-        title: m.title,
-        cartGroupId: m.cartGroupId,
-        minItems: m.min,
-        maxItems: m.max,
-        priceCents: cheapest.slice(0, m.min).reduce((s, c) => s + c, 0),
-        categories: {
-          create: entries.map((e) => ({
-            title: e.title,
-            position: e.position,
-            entries: {
-              create: e.variants.map((v, position) => ({
-                variantGid: v.id,
-                productTitle: v.productTitle,
-                variantTitle: v.title,
-                imageUrl: v.imageUrl,
-                priceCents: cents(v.price),
-                position,
-              })),
-            },
-          })),
-        },
-      },
+    await createMixMatchPlan({
+      shopId,
+      groupId: group.id,
+      title: m.title,
+      cartGroupId: m.cartGroupId,
+      minItems: m.min,
+      maxItems: m.max,
+      priceCents: cheapest.slice(0, m.min).reduce((s, c) => s + c, 0),
+      // Categories and entries are positioned in the order given.
+      categories: entries.map((e) => ({
+        title: e.title,
+        entries: e.variants.map((v) => ({
+          variantGid: v.id,
+          productTitle: v.productTitle,
+          variantTitle: v.title,
+          imageUrl: v.imageUrl,
+          priceCents: cents(v.price),
+        })),
+      })),
     });
   }
 
@@ -617,10 +596,9 @@ async function seedShop(sim: Sim, spec: ShopSpec) {
   }
   const installed = await sim.installShop({ shop: spec.domain, currencyCode: spec.currencyCode, name: spec.domain.split(".")[0].replace(/-/g, " ") });
   if (fresh) await seedSimulator(sim, spec);
-  await recordInstallation(spec.domain, installed.accessToken, installed.scope);
   // Pro demo shops hold a support override (they have no charge in the simulator's Billing); a
   // Free one follows Billing, so upgrading it on the Plan page works as for a merchant.
-  await setAppPlan(spec.domain, spec.plan === "PRO" ? "PRO" : null);
+  await createInstalledShop(spec.domain, installed, spec.plan === "PRO" ? "PRO" : null);
   const shop = await prisma.shop.update({
     where: { domain: spec.domain },
     data: { storefrontOrigins: [`https://${spec.domain}`] },

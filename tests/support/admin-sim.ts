@@ -3,7 +3,7 @@
 // a selling plan group and contracts on the simulator and mirror them into the database.
 import { reconcileContract } from "../../app/domain/subscriptions/mirror.server";
 import { SimulatorControl } from "../../simulator/control-client";
-import { createAdminShop, createPlanGroup } from "./admin-factories";
+import { createPlanGroup, createShop } from "./fixtures";
 
 export { startTestSimulator } from "./stack";
 
@@ -18,7 +18,7 @@ export interface AnchoredOpts {
 
 /** A shop on both sides: simulator (installed, token shpat_test) and database (PRO, session). */
 export async function seedWriteShop(simUrl: string, opts: { anchored?: AnchoredOpts } = {}) {
-  const shop = await createAdminShop();
+  const shop = await createShop();
   await sim(simUrl, "POST", "/shops", { shop: shop.domain, accessToken: "shpat_test" });
   const product = await sim(simUrl, "POST", `/shops/${shop.domain}/products`, {
     title: "Coffee",

@@ -5,11 +5,11 @@
 // publishable key. Shared by tests/integration/customer/*, the response-schema test, the e2e
 // portal's Playwright test and bench/customer.ts.
 import { prisma } from "../../app/db.server";
-import { mintKey } from "../../app/domain/keys/keys.server";
+
 import { reconcileContract } from "../../app/domain/subscriptions/mirror.server";
 import { periodOf } from "../../app/domain/customer/box.server";
 import type { SimulatorControl } from "../../simulator/control-client";
-import { createPlanGroup } from "./admin-factories";
+import { createBundle, createBundleBox, createKey, createPlanGroup } from "./fixtures";
 
 const DAY = 86_400_000;
 
@@ -80,8 +80,14 @@ export async function seedCustomerShop(
   await createPlanGroup(shopId, { groupGid: coffeeGroup.id, name: "Monthly coffee", sellingPlanGids: [coffeePlan] });
   const localBox = await createPlanGroup(shopId, { groupGid: boxGroup.id, name: "Treat box", sellingPlanGids: [boxPlan] });
   const cutoffDays = opts.cutoffDays ?? 3;
-  const bundle = await prisma.bundle.create({
-    data: { shopId, groupId: localBox.id, title: "Treat box", kind: "BUILD_A_BOX", selectionCutoffDays: cutoffDays, boxSizeMin: 2, boxSizeMax: 4 },
+  const bundle = await createBundle({
+    shopId,
+    groupId: localBox.id,
+    title: "Treat box",
+    kind: "BUILD_A_BOX",
+    selectionCutoffDays: cutoffDays,
+    boxSizeMin: 2,
+    boxSizeMax: 4,
   });
 
   const a = await control.call<{ id: string }>("POST", `${shop}/customers`, { firstName: "Ada" });
@@ -105,7 +111,7 @@ export async function seedCustomerShop(
   for (const c of Object.values(contracts)) await reconcileContract(domain, c.id);
 
   await publishMenu(bundle.id, periodOf(boxNext), [cookie, brownie, muffin]);
-  const { key, id: keyId } = await mintKey({ shopId, name: "portal", scopes: [], kind: "PUBLISHABLE" });
+  const { key, id: keyId } = await createKey({ shopId, name: "portal", scopes: [], kind: "PUBLISHABLE" });
   return {
     domain,
     shopId,
@@ -122,23 +128,17 @@ export async function seedCustomerShop(
 /** A menu for one period of the bundle (published unless told otherwise). */
 export async function publishMenu(bundleId: string, period: string, variantGids: string[], published = true) {
   await prisma.bundleBox.deleteMany({ where: { bundleId, period } });
-  return prisma.bundleBox.create({
-    data: {
-      bundleId,
-      period,
-      published,
-      publishedAt: published ? new Date() : null,
-      items: {
-        create: variantGids.map((variantGid, position) => ({
-          variantGid,
-          productTitle: "Treats",
-          variantTitle: `Treat ${position + 1}`,
-          imageUrl: `https://cdn.example/treat-${position + 1}.png`,
-          priceCents: 300 + position * 50,
-          position,
-        })),
-      },
-    },
+  return createBundleBox({
+    bundleId,
+    period,
+    published,
+    items: variantGids.map((variantGid, position) => ({
+      variantGid,
+      productTitle: "Treats",
+      variantTitle: `Treat ${position + 1}`,
+      imageUrl: `https://cdn.example/treat-${position + 1}.png`,
+      priceCents: 300 + position * 50,
+    })),
   });
 }
 

@@ -3,9 +3,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { prisma } from "../../app/db.server";
-import { mintKey } from "../../app/domain/keys/keys.server";
-import { insertContracts, type ContractSeed } from "./admin-factories";
-import { eventually } from "./stack";
+
+import { createContracts, createKey, type ContractSeed } from "./fixtures";
+import { eventually, type Stack } from "./stack";
 
 export const GOLDEN_DIR = path.resolve("tests/fixtures/exports");
 export const golden = (name: string) => readFileSync(path.join(GOLDEN_DIR, name));
@@ -30,8 +30,16 @@ export function adminClient(appUrl: string, key: string) {
 
 export type Client = ReturnType<typeof adminClient>;
 
-export async function keyWith(shopId: string, scopes: string[]): Promise<string> {
-  return (await mintKey({ shopId, name: "exports test", scopes, kind: "SECRET" })).key;
+/** A client of the stack's Admin API holding a fresh secret key of the shop with these scopes. */
+export async function exportsClient(stack: Stack, shopId: string, scopes: string[] = ["read:subscriptions"]): Promise<Client> {
+  return adminClient(stack.appUrl, (await createKey({ shopId, name: "exports test", scopes })).key);
+}
+
+/** A shop installed on the stack (Pro unless told), a key with the scopes and a client holding it. */
+export async function exportsShop(stack: Stack, scopes: string[] = ["read:subscriptions"], plan: "PRO" | "FREE" = "PRO") {
+  const { domain, shopId } = await stack.installShop(plan);
+  const key = (await createKey({ shopId, name: "exports test", scopes })).key;
+  return { domain, shopId, key, call: adminClient(stack.appUrl, key) };
 }
 
 /** Polls GET /exports/{id} until the job is ready, failed or expired. */
@@ -111,7 +119,7 @@ export async function insertGoldenContracts(shopId: string) {
     },
     { contractGid: "gid://shopify/SubscriptionContract/9005", createdByService: false, createdAt: new Date("2026-06-05T00:00:00Z") },
   ];
-  return insertContracts(shopId, seeds.length, (i) => seeds[i]);
+  return createContracts(shopId, seeds.length, (i) => seeds[i]);
 }
 
 export async function proShop(domain: string) {

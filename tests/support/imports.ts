@@ -4,8 +4,8 @@
 import { prisma } from "../../app/db.server";
 import { reconcileShop } from "../../app/domain/subscriptions/mirror.server";
 import { importProgress, type ImportProgress } from "../../app/domain/imports/imports.server";
-import { createPlanGroup } from "./admin-factories";
-import { adminClient, finished, keyWith } from "./exports";
+import { createPlanGroup } from "./fixtures";
+import { exportsClient, finished } from "./exports";
 import { eventuallyProgressing, type Stack } from "./stack";
 
 type SimProduct = { id: string; title: string; variants: { id: string; title: string; price: string }[] };
@@ -87,7 +87,7 @@ export async function seedSubscribers(stack: Stack, domain: string, cat: Catalog
 
 /** The shop's `migration` export, rendered by the workers and downloaded over HTTP. */
 export async function exportMigration(stack: Stack, shopId: string, format: "csv" | "jsonl" = "csv"): Promise<string> {
-  const call = adminClient(stack.appUrl, await keyWith(shopId, ["read:subscriptions", "read:customers"]));
+  const call = await exportsClient(stack, shopId, ["read:subscriptions", "read:customers"]);
   const created = await call("POST", "/exports", { dataset: "migration", format });
   if (created.status !== 202) throw new Error(`export refused: ${JSON.stringify(created.json)}`);
   const job = await finished(call, created.json.id);

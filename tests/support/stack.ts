@@ -5,13 +5,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { env } from "../../app/env.server";
-import { prisma } from "../../app/db.server";
 import { closeQueues, createWorker, QUEUES, type QueueName } from "../../app/infra/queues.server";
-import { recordInstallation, setAppPlan } from "../../app/domain/shop/lifecycle.server";
 import { startSimulator } from "../../simulator/server";
 import { SimulatorControl } from "../../simulator/control-client";
 import { PROCESSORS } from "../../workers/processors";
 import { startWebServer } from "../../server";
+import { createInstalledShop } from "./fixtures";
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
@@ -50,10 +49,7 @@ export async function startStack(opts: { workers?: boolean; workersExcept?: read
   /** A shop installed on both sides (simulator token + offline session + shop row). */
   async function installShop(plan: "PRO" | "FREE" = "PRO") {
     const domain = `t-${randomUUID().slice(0, 12)}.myshopify.com`;
-    const installed = await control.installShop({ shop: domain });
-    await recordInstallation(domain, installed.accessToken, installed.scope);
-    await setAppPlan(domain, plan);
-    const shop = await prisma.shop.findUniqueOrThrow({ where: { domain } });
+    const shop = await createInstalledShop(domain, await control.installShop({ shop: domain }), plan);
     return { domain, shopId: shop.id };
   }
 
@@ -83,6 +79,27 @@ export async function startStack(opts: { workers?: boolean; workersExcept?: read
   }
 
   return { sim, web, control, workers, installShop, settled, close, appUrl: web.url };
+}
+
+/**
+ * The stack for one test file: started before its first test, closed after its last. Call it at
+ * the top of the file (`const stack = useStack();`); the answer stands for the running stack
+ * inside tests and hooks.
+ */
+export function useStack(opts: Parameters<typeof startStack>[0] = {}, startTimeoutMs?: number): Stack {
+  let current: Stack | undefined;
+  beforeAll(async () => {
+    current = await startStack(opts);
+  }, startTimeoutMs);
+  afterAll(async () => {
+    await current?.close();
+  });
+  return new Proxy({} as Stack, {
+    get(_target, prop) {
+      if (!current) throw new Error("the test stack runs from beforeAll to afterAll: use it inside a test or a hook");
+      return current[prop as keyof Stack];
+    },
+  });
 }
 
 /** Polls until `check` returns a truthy value (for work that finishes in a worker). */

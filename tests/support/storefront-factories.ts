@@ -3,9 +3,9 @@
 // database; publishable and secret keys. The mirror's child plan id is deliberately stale, so a
 // test that sees the live id knows it came from the platform.
 import { prisma } from "../../app/db.server";
-import { mintKey } from "../../app/domain/keys/keys.server";
+
 import type { Stack } from "./stack";
-import { createPlanGroup } from "./admin-factories";
+import { createBundle, createKey, createMixMatchPlan, createPlanGroup } from "./fixtures";
 
 export const ALLOWED_ORIGIN = "https://brand.example";
 export const STALE_PLAN_GID = "gid://shopify/SellingPlan/999999999";
@@ -40,42 +40,29 @@ export async function seedStorefrontShop(stack: Stack) {
     variantIds: [light],
   });
   const local = await createPlanGroup(shopId, { groupGid: group.id, name: "Monthly box", sellingPlanGids: [STALE_PLAN_GID] });
-  const bundle = await prisma.bundle.create({
-    data: { shopId, groupId: local.id, title: "Roaster's box", kind: "CURATED", selectionCutoffDays: 4 },
-  });
-  const mix = await prisma.mixMatchPlan.create({
-    data: {
-      shopId,
-      groupId: local.id,
-      title: "Pick three",
-      cartGroupId: "mm-pick-three",
-      priceCents: 4000,
-      minItems: 2,
-      maxItems: 3,
-      categories: {
-        create: [
-          {
-            title: "Coffee",
-            position: 0,
-            entries: {
-              create: [
-                // Snapshot 17.00: the live price (18.00) must win in the preview.
-                { variantGid: light, productTitle: "Coffee", variantTitle: "Light", priceCents: 1700, position: 0 },
-                { variantGid: dark, productTitle: "Coffee", variantTitle: "Dark", priceCents: 2000, position: 1 },
-              ],
-            },
-          },
-          {
-            title: "Tea",
-            position: 1,
-            entries: { create: [{ variantGid: green, productTitle: "Tea", variantTitle: "Green", priceCents: 1250, position: 0 }] },
-          },
+  const bundle = await createBundle({ shopId, groupId: local.id, title: "Roaster's box", kind: "CURATED", selectionCutoffDays: 4 });
+  const mix = await createMixMatchPlan({
+    shopId,
+    groupId: local.id,
+    title: "Pick three",
+    cartGroupId: "mm-pick-three",
+    priceCents: 4000,
+    minItems: 2,
+    maxItems: 3,
+    categories: [
+      {
+        title: "Coffee",
+        entries: [
+          // Snapshot 17.00: the live price (18.00) must win in the preview.
+          { variantGid: light, productTitle: "Coffee", variantTitle: "Light", priceCents: 1700 },
+          { variantGid: dark, productTitle: "Coffee", variantTitle: "Dark", priceCents: 2000 },
         ],
       },
-    },
+      { title: "Tea", entries: [{ variantGid: green, productTitle: "Tea", variantTitle: "Green", priceCents: 1250 }] },
+    ],
   });
-  const pk = await mintKey({ shopId, name: "storefront", scopes: ["read:plans", "read:bundles", "read:mixmatch"], kind: "PUBLISHABLE" });
-  const sk = await mintKey({ shopId, name: "server", scopes: ["read:plans", "read:bundles", "read:mixmatch"], kind: "SECRET" });
+  const pk = await createKey({ shopId, name: "storefront", scopes: ["read:plans", "read:bundles", "read:mixmatch"], kind: "PUBLISHABLE" });
+  const sk = await createKey({ shopId, name: "server", scopes: ["read:plans", "read:bundles", "read:mixmatch"], kind: "SECRET" });
   return {
     domain,
     shopId,

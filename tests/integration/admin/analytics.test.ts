@@ -2,19 +2,20 @@
 import { prisma } from "../../../app/db.server";
 import fc from "fast-check";
 import { churn, cohorts, rangeBounds, RANGES } from "../../../app/domain/insights/analytics.server";
-import { api, createAdminShop, gid, insertContracts, secretKey } from "../../support/admin-factories";
+import { api } from "../../support/admin-factories";
+import { createContracts, createKey, createShop, gid } from "../../support/fixtures";
 
 const DAY = 86_400_000;
 
 describe("GET /analytics/mrr", () => {
   it("sums monthly amounts of ACTIVE contracts per currency; missing amounts count and contribute zero", async () => {
-    const shop = await createAdminShop();
-    const key = await secretKey(shop.id, ["read:analytics"]);
-    await insertContracts(shop.id, 3, () => ({ monthlyAmountCents: 1999 }));
-    await insertContracts(shop.id, 2, () => ({ monthlyAmountCents: null }));
-    await insertContracts(shop.id, 1, () => ({ monthlyAmountCents: 500, currencyCode: "EUR" }));
-    await insertContracts(shop.id, 2, () => ({ monthlyAmountCents: 10_000, status: "PAUSED" }));
-    await insertContracts(shop.id, 1, () => ({ monthlyAmountCents: 10_000, createdByService: false }));
+    const shop = await createShop();
+    const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:analytics"] })).key;
+    await createContracts(shop.id, 3, () => ({ monthlyAmountCents: 1999 }));
+    await createContracts(shop.id, 2, () => ({ monthlyAmountCents: null }));
+    await createContracts(shop.id, 1, () => ({ monthlyAmountCents: 500, currencyCode: "EUR" }));
+    await createContracts(shop.id, 2, () => ({ monthlyAmountCents: 10_000, status: "PAUSED" }));
+    await createContracts(shop.id, 1, () => ({ monthlyAmountCents: 10_000, createdByService: false }));
     const r = await api(key, "GET", "/analytics/mrr");
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({
@@ -29,28 +30,28 @@ describe("GET /analytics/mrr", () => {
   });
 
   it("an empty shop has no figure and no invented average", async () => {
-    const shop = await createAdminShop();
-    const key = await secretKey(shop.id, ["read:analytics"]);
+    const shop = await createShop();
+    const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:analytics"] })).key;
     expect((await api(key, "GET", "/analytics/mrr")).json).toMatchObject({ mrr: [], active_contracts: 0, contracts_missing_amount: 0 });
   });
 });
 
 describe("GET /analytics/churn", () => {
   it("counts the start-of-range base that ended within the range (default 30d), by ended_at", async () => {
-    const shop = await createAdminShop();
-    const key = await secretKey(shop.id, ["read:analytics"]);
+    const shop = await createShop();
+    const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:analytics"] })).key;
     const now = Date.now();
     // updated_at is "just now" everywhere: only ended_at says when a contract ended.
     const ago = (days: number) => new Date(now - days * DAY);
     const touched = new Date(now - 60_000);
-    await insertContracts(shop.id, 6, () => ({ createdAt: ago(100), updatedAt: touched })); // base, live
-    await insertContracts(shop.id, 2, () => ({ createdAt: ago(100), status: "CANCELLED", updatedAt: touched, endedAt: ago(5) })); // churned in 7d and 30d
-    await insertContracts(shop.id, 1, () => ({ createdAt: ago(100), status: "EXPIRED", updatedAt: touched, endedAt: ago(20) })); // churned in 30d only
-    await insertContracts(shop.id, 1, () => ({ createdAt: ago(100), status: "FAILED", updatedAt: touched, endedAt: ago(25) })); // billing failed: churned in 30d only
-    await insertContracts(shop.id, 1, () => ({ createdAt: ago(100), status: "CANCELLED", updatedAt: touched, endedAt: ago(60) })); // gone before the range
-    await insertContracts(shop.id, 1, () => ({ createdAt: ago(100), status: "PAUSED", updatedAt: ago(3) })); // paused is not churn
-    await insertContracts(shop.id, 3, () => ({ createdAt: ago(2), updatedAt: touched })); // new
-    await insertContracts(shop.id, 1, () => ({ createdAt: ago(3), status: "CANCELLED", updatedAt: touched, endedAt: ago(1) })); // new and ended
+    await createContracts(shop.id, 6, () => ({ createdAt: ago(100), updatedAt: touched })); // base, live
+    await createContracts(shop.id, 2, () => ({ createdAt: ago(100), status: "CANCELLED", updatedAt: touched, endedAt: ago(5) })); // churned in 7d and 30d
+    await createContracts(shop.id, 1, () => ({ createdAt: ago(100), status: "EXPIRED", updatedAt: touched, endedAt: ago(20) })); // churned in 30d only
+    await createContracts(shop.id, 1, () => ({ createdAt: ago(100), status: "FAILED", updatedAt: touched, endedAt: ago(25) })); // billing failed: churned in 30d only
+    await createContracts(shop.id, 1, () => ({ createdAt: ago(100), status: "CANCELLED", updatedAt: touched, endedAt: ago(60) })); // gone before the range
+    await createContracts(shop.id, 1, () => ({ createdAt: ago(100), status: "PAUSED", updatedAt: ago(3) })); // paused is not churn
+    await createContracts(shop.id, 3, () => ({ createdAt: ago(2), updatedAt: touched })); // new
+    await createContracts(shop.id, 1, () => ({ createdAt: ago(3), status: "CANCELLED", updatedAt: touched, endedAt: ago(1) })); // new and ended
     const d30 = (await api(key, "GET", "/analytics/churn")).json;
     expect(d30).toMatchObject({ range: "30d", subscribers_at_start: 11, churned: 4, churn_rate: 0.3636, new_subscriptions: 4, ended_total: 5 });
     const d7 = (await api(key, "GET", "/analytics/churn?range=7d")).json;
@@ -76,14 +77,14 @@ describe("GET /analytics/churn", () => {
         ),
         fc.constantFrom(...RANGES),
         async (rows, range) => {
-          const shop = await createAdminShop();
+          const shop = await createShop();
           const contracts = rows.map((r) => {
             const createdAt = new Date(now.getTime() - r.createdDaysAgo * DAY - 3_600_000);
             const end = r.endedAfter === null ? null : new Date(createdAt.getTime() + r.endedAfter * DAY);
             const endedAt = end && end < now ? end : null;
             return { createdAt, endedAt, status: endedAt ? r.status : ("ACTIVE" as const) };
           });
-          await insertContracts(shop.id, contracts.length, (i) => ({ ...contracts[i], updatedAt: now }));
+          await createContracts(shop.id, contracts.length, (i) => ({ ...contracts[i], updatedAt: now }));
           const { start, end } = rangeBounds(range, now);
           const base = contracts.filter((c) => c.createdAt < start && (!c.endedAt || c.endedAt >= start));
           const churned = base.filter((c) => c.endedAt && c.endedAt < end).length;
@@ -113,33 +114,33 @@ describe("GET /analytics/churn", () => {
   });
 
   it("churn_rate is null when nobody was subscribed at the start", async () => {
-    const shop = await createAdminShop();
-    const key = await secretKey(shop.id, ["read:analytics"]);
+    const shop = await createShop();
+    const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:analytics"] })).key;
     expect((await api(key, "GET", "/analytics/churn?range=90d")).json).toMatchObject({ subscribers_at_start: 0, churn_rate: null });
   });
 });
 
 describe("GET /analytics/cohorts", () => {
   it("groups by signup month and counts who is still live at each month boundary", async () => {
-    const shop = await createAdminShop();
+    const shop = await createShop();
     const now = new Date(Date.UTC(2026, 5, 10)); // June 2026
     const jan = (d: number) => new Date(Date.UTC(2026, 0, d));
-    await insertContracts(shop.id, 4, () => ({ createdAt: jan(10) }));
+    await createContracts(shop.id, 4, () => ({ createdAt: jan(10) }));
     // updated_at is later than the end (an edit after the end): only ended_at places the end.
-    await insertContracts(shop.id, 1, () => ({
+    await createContracts(shop.id, 1, () => ({
       createdAt: jan(12),
       status: "CANCELLED",
       updatedAt: new Date(Date.UTC(2026, 5, 1)),
       endedAt: new Date(Date.UTC(2026, 1, 20)),
     })); // ended in Feb
-    await insertContracts(shop.id, 1, () => ({
+    await createContracts(shop.id, 1, () => ({
       createdAt: jan(31),
       status: "CANCELLED",
       updatedAt: new Date(Date.UTC(2026, 5, 1)),
       endedAt: new Date(Date.UTC(2026, 3, 2)),
     })); // ended in Apr
-    await insertContracts(shop.id, 2, () => ({ createdAt: new Date(Date.UTC(2026, 4, 3)) }));
-    await insertContracts(shop.id, 1, () => ({ createdAt: new Date(Date.UTC(2024, 4, 3)) })); // outside window 12
+    await createContracts(shop.id, 2, () => ({ createdAt: new Date(Date.UTC(2026, 4, 3)) }));
+    await createContracts(shop.id, 1, () => ({ createdAt: new Date(Date.UTC(2024, 4, 3)) })); // outside window 12
     const r = await cohorts(shop.id, "12", now);
     expect(r.cohorts.map((c) => c.cohort)).toEqual(["2026-05", "2026-01"]);
     const jan26 = r.cohorts[1];
@@ -151,7 +152,7 @@ describe("GET /analytics/cohorts", () => {
       { month: 1, active: 2, rate: 1 },
     ]);
     expect((await cohorts(shop.id, "all", now)).cohorts.map((c) => c.cohort)).toEqual(["2026-05", "2026-01", "2024-05"]);
-    const key = await secretKey(shop.id, ["read:analytics"]);
+    const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:analytics"] })).key;
     expect((await api(key, "GET", "/analytics/cohorts")).json.window).toBe("12");
     expect((await api(key, "GET", "/analytics/cohorts?window=24")).json.window).toBe("24");
     expect((await api(key, "GET", "/analytics/cohorts?window=all")).json.cohorts).toHaveLength(3);
@@ -161,8 +162,8 @@ describe("GET /analytics/cohorts", () => {
 
 describe("GET /analytics/recovery", () => {
   it("reports sends within the range, reactivations among them and the recovered amount", async () => {
-    const shop = await createAdminShop();
-    const key = await secretKey(shop.id, ["read:analytics"]);
+    const shop = await createShop();
+    const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:analytics"] })).key;
     const campaign = await prisma.winbackCampaign.create({ data: { shopId: shop.id, name: "c", status: "active", offerLabel: "x", delayDays: 3 } });
     const send = (daysAgo: number, reactivated: boolean, cents: number) => ({
       shopId: shop.id,

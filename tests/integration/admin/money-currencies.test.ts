@@ -3,17 +3,12 @@
 // signed subscription_contracts/create webhook and a real worker, and are read back over HTTP
 // through the Admin API (the contract, its lines) and MRR.
 import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys/keys.server";
-import { reconcileShop } from "../../../app/domain/subscriptions/mirror.server";
-import { startStack, type Stack } from "../../support/stack";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+import { reconcileShop } from "../../../app/domain/subscriptions/mirror.server";
+import { useStack } from "../../support/stack";
+import { createKey } from "../../support/fixtures";
+
+const stack = useStack();
 
 type SimContract = { id: string; lines: { id: string }[] };
 
@@ -43,7 +38,7 @@ async function setUp() {
   }
   // The create webhooks reach the mirror through the queue.
   await stack.settled(domain, async () => (await prisma.contract.count({ where: { shopId } })) === CASES.length);
-  const { key } = await mintKey({ shopId, name: "money", scopes: ["read:subscriptions", "read:analytics"], kind: "SECRET" });
+  const { key } = await createKey({ shopId, name: "money", scopes: ["read:subscriptions", "read:analytics"], kind: "SECRET" });
   const get = async (path: string) => {
     const res = await fetch(`${stack.appUrl}/api/admin/v1${path}`, { headers: { Authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);

@@ -1,15 +1,16 @@
 // Contract tests for the fifteen Admin API reads (/docs, Admin API).
 import { prisma } from "../../../app/db.server";
-import { ALL_READ_SCOPES, api, createAdminShop, createPlanGroup, enc, gid, insertContract, insertContracts, secretKey } from "../../support/admin-factories";
+import { ALL_READ_SCOPES, api, enc } from "../../support/admin-factories";
+import { createBundle, createContract, createContracts, createKey, createPlanGroup, createShop, gid } from "../../support/fixtures";
 
 describe("GET /subscriptions", () => {
   it("pages 600+ contracts with limit=1000 (clamped to 250), each exactly once, newest first", async () => {
-    const shop = await createAdminShop();
-    const key = await secretKey(shop.id, ["read:subscriptions"]);
+    const shop = await createShop();
+    const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:subscriptions"] })).key;
     // Equal created_at in blocks of 7 exercises the id tie-breaker.
     const base = Date.now() - 86_400_000;
-    const rows = await insertContracts(shop.id, 613, (i) => ({ createdAt: new Date(base - Math.floor(i / 7) * 1000) }));
-    await insertContracts(shop.id, 5, () => ({ createdByService: false }));
+    const rows = await createContracts(shop.id, 613, (i) => ({ createdAt: new Date(base - Math.floor(i / 7) * 1000) }));
+    await createContracts(shop.id, 5, () => ({ createdByService: false }));
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
@@ -28,13 +29,13 @@ describe("GET /subscriptions", () => {
   });
 
   it("filters by status, plan_id (group), customer_id and updated_after", async () => {
-    const shop = await createAdminShop();
-    const key = await secretKey(shop.id, ["read:subscriptions"]);
+    const shop = await createShop();
+    const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:subscriptions"] })).key;
     const group = gid("SellingPlanGroup");
     const customer = gid("Customer");
     const old = new Date(Date.now() - 3 * 86_400_000);
-    await insertContracts(shop.id, 4, (i) => ({ status: i % 2 ? "PAUSED" : "ACTIVE", updatedAt: old, createdAt: old }));
-    const fresh = await insertContract(shop.id, { sellingPlanGroupGid: group, customerGid: customer, status: "CANCELLED" });
+    await createContracts(shop.id, 4, (i) => ({ status: i % 2 ? "PAUSED" : "ACTIVE", updatedAt: old, createdAt: old }));
+    const fresh = await createContract(shop.id, { sellingPlanGroupGid: group, customerGid: customer, status: "CANCELLED" });
     const byStatus = await api(key, "GET", "/subscriptions?status=PAUSED");
     expect(byStatus.json.data.map((s: { status: string }) => s.status)).toEqual(["PAUSED", "PAUSED"]);
     const lower = await api(key, "GET", "/subscriptions?status=cancelled");
@@ -51,8 +52,8 @@ describe("GET /subscriptions", () => {
   it.each(["yesterday", "2025-13-01T00:00:00Z", "2025-02-30", "2025-01-01T10:00:00", "1700000000"])(
     "refuses updated_after=%s with 400 invalid_request",
     async (value) => {
-      const shop = await createAdminShop();
-      const key = await secretKey(shop.id, ["read:subscriptions"]);
+      const shop = await createShop();
+      const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:subscriptions"] })).key;
       const r = await api(key, "GET", `/subscriptions?updated_after=${enc(value)}`);
       expect(r.status).toBe(400);
       expect(r.json.error.code).toBe("invalid_request");
@@ -61,8 +62,8 @@ describe("GET /subscriptions", () => {
   );
 
   it("refuses unknown enum values and unknown parameters, naming them", async () => {
-    const shop = await createAdminShop();
-    const key = await secretKey(shop.id, ["read:subscriptions"]);
+    const shop = await createShop();
+    const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:subscriptions"] })).key;
     for (const q of ["status=FAILED", "status=bogus"]) {
       const r = await api(key, "GET", `/subscriptions?${q}`);
       expect(r.status).toBe(400);
@@ -74,9 +75,9 @@ describe("GET /subscriptions", () => {
   });
 
   it("a malformed or foreign cursor is 400 invalid_cursor", async () => {
-    const shop = await createAdminShop();
-    const key = await secretKey(shop.id, ["read:subscriptions"]);
-    await insertContracts(shop.id, 3);
+    const shop = await createShop();
+    const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:subscriptions"] })).key;
+    await createContracts(shop.id, 3);
     const first = await api(key, "GET", "/subscriptions?limit=1");
     expect(first.json.next_cursor).toEqual(expect.any(String));
     expect((await api(key, "GET", "/subscriptions?cursor=garbage")).json.error.code).toBe("invalid_cursor");
@@ -85,10 +86,10 @@ describe("GET /subscriptions", () => {
   });
 
   it("rows carry the spec fields, money as decimal strings, and selling_plan_id", async () => {
-    const shop = await createAdminShop();
-    const key = await secretKey(shop.id, ["read:subscriptions"]);
+    const shop = await createShop();
+    const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:subscriptions"] })).key;
     const group = await createPlanGroup(shop.id);
-    const c = await insertContract(shop.id, {
+    const c = await createContract(shop.id, {
       sellingPlanGroupGid: group.groupGid,
       sellingPlanGid: group.sellingPlans[0].sellingPlanGid,
       monthlyAmountCents: 1234,
@@ -109,8 +110,8 @@ describe("GET /subscriptions", () => {
 
 describe("GET /subscriptions/{contract_gid}", () => {
   it("returns the row with lines and gift; customer data only with read:customers", async () => {
-    const shop = await createAdminShop();
-    const c = await insertContract(shop.id, {}, [{ quantity: 2, priceCents: 1500 }]);
+    const shop = await createShop();
+    const c = await createContract(shop.id, {}, [{ quantity: 2, priceCents: 1500 }]);
     await prisma.gift.create({
       data: {
         shopId: shop.id,
@@ -126,7 +127,7 @@ describe("GET /subscriptions/{contract_gid}", () => {
         prepaidCharges: 3,
       },
     });
-    const without = await secretKey(shop.id, ["read:subscriptions"]);
+    const without = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:subscriptions"] })).key;
     const r = await api(without, "GET", `/subscriptions/${enc(c.contractGid)}`);
     expect(r.status).toBe(200);
     expect(r.json.lines[0]).toMatchObject({ line_id: c.lines[0].lineGid, quantity: 2, price: { amount: "15.00", currency_code: "USD" } });
@@ -141,20 +142,20 @@ describe("GET /subscriptions/{contract_gid}", () => {
     });
     expect(r.text).not.toContain("deadbeef");
     expect(r.text).not.toMatch(/claim_token/);
-    const withCustomers = await secretKey(shop.id, ["read:subscriptions", "read:customers"]);
+    const withCustomers = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:subscriptions", "read:customers"] })).key;
     const full = await api(withCustomers, "GET", `/subscriptions/${enc(c.contractGid)}`);
     expect(full.json.gift).toMatchObject({ gifter_name: "Ann", gifter_email: "ann@example.com", recipient_name: "Bo", message: "Enjoy" });
     expect(full.text).not.toContain("deadbeef");
   });
 
   it("gift is null on a non-gift; other apps' contracts, other shops' and unknown ids are the same 404", async () => {
-    const shop = await createAdminShop();
-    const other = await createAdminShop();
-    const key = await secretKey(shop.id, ["read:subscriptions"]);
-    const mine = await insertContract(shop.id);
+    const shop = await createShop();
+    const other = await createShop();
+    const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:subscriptions"] })).key;
+    const mine = await createContract(shop.id);
     expect((await api(key, "GET", `/subscriptions/${enc(mine.contractGid)}`)).json.gift).toBeNull();
-    const foreignApp = await insertContract(shop.id, { createdByService: false });
-    const otherShop = await insertContract(other.id);
+    const foreignApp = await createContract(shop.id, { createdByService: false });
+    const otherShop = await createContract(other.id);
     const answers = await Promise.all(
       [foreignApp.contractGid, otherShop.contractGid, gid("SubscriptionContract"), "not-a-gid"].map((g) => api(key, "GET", `/subscriptions/${enc(g)}`)),
     );
@@ -170,8 +171,8 @@ describe("GET /subscriptions/{contract_gid}", () => {
 
 describe("GET /plans", () => {
   it("returns the group id (never the child), rolling schedule as {mode} only, anchored in full; status filter", async () => {
-    const shop = await createAdminShop();
-    const key = await secretKey(shop.id, ["read:plans"]);
+    const shop = await createShop();
+    const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:plans"] })).key;
     const rolling = await createPlanGroup(shop.id, { name: "Rolling" });
     const anchored = await createPlanGroup(shop.id, {
       name: "Anchored",
@@ -217,12 +218,10 @@ describe("GET /plans", () => {
 
 describe("bundles and boxes", () => {
   it("lists bundles with the group id; boxes by period, default the 24 most recent, bad period 400", async () => {
-    const shop = await createAdminShop();
-    const key = await secretKey(shop.id, ["read:bundles"]);
+    const shop = await createShop();
+    const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:bundles"] })).key;
     const group = await createPlanGroup(shop.id);
-    const bundle = await prisma.bundle.create({
-      data: { shopId: shop.id, groupId: group.id, title: "Box", kind: "BUILD_A_BOX", boxSizeMin: 3, boxSizeMax: 6 },
-    });
+    const bundle = await createBundle({ shopId: shop.id, groupId: group.id, title: "Box", kind: "BUILD_A_BOX", boxSizeMin: 3, boxSizeMax: 6 });
     for (let m = 0; m < 30; m++) {
       const d = new Date(Date.UTC(2023, m, 1));
       const period = `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, "0")}`;
@@ -258,8 +257,8 @@ describe("bundles and boxes", () => {
 
 describe("mix-match", () => {
   it("lists plans and returns the full catalogue with cart_group_id and price_cents", async () => {
-    const shop = await createAdminShop();
-    const key = await secretKey(shop.id, ["read:mixmatch"]);
+    const shop = await createShop();
+    const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:mixmatch"] })).key;
     const group = await createPlanGroup(shop.id);
     const plan = await prisma.mixMatchPlan.create({
       data: {
@@ -292,7 +291,7 @@ describe("mix-match", () => {
 
 describe("gifts", () => {
   it("hides names, e-mails and message without read:customers; never a claim token; status filter", async () => {
-    const shop = await createAdminShop();
+    const shop = await createShop();
     const base = {
       shopId: shop.id,
       gifterName: "Ann",
@@ -304,7 +303,7 @@ describe("gifts", () => {
     };
     await prisma.gift.create({ data: { ...base, kind: "RECURRING", status: "CLAIMED" } });
     await prisma.gift.create({ data: { ...base, kind: "PREPAID", status: "SENT", prepaidCharges: 6 } });
-    const plain = await secretKey(shop.id, ["read:gifts"]);
+    const plain = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:gifts"] })).key;
     const r = await api(plain, "GET", "/gifts");
     expect(r.json.data).toHaveLength(2);
     for (const g of r.json.data) {
@@ -312,7 +311,7 @@ describe("gifts", () => {
     }
     expect(r.text).not.toContain("secret-hash");
     expect(r.text).not.toContain("ann@example.com");
-    const full = await secretKey(shop.id, ["read:gifts", "read:customers"]);
+    const full = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:gifts", "read:customers"] })).key;
     const claimed = await api(full, "GET", "/gifts?status=claimed");
     expect(claimed.json.data).toEqual([expect.objectContaining({ kind: "recurring", status: "claimed", gifter_email: "ann@example.com", message: "Hi" })]);
     expect(claimed.text).not.toContain("secret-hash");
@@ -322,8 +321,8 @@ describe("gifts", () => {
 
 describe("win-back and notifications", () => {
   it("lists campaigns and the send ledger with attribution", async () => {
-    const shop = await createAdminShop();
-    const key = await secretKey(shop.id, ["read:winback"]);
+    const shop = await createShop();
+    const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:winback"] })).key;
     const campaign = await prisma.winbackCampaign.create({
       data: { shopId: shop.id, name: "Come back", status: "active", offerLabel: "20% off", discountPercent: 20, delayDays: 7 },
     });
@@ -350,8 +349,8 @@ describe("win-back and notifications", () => {
   });
 
   it("notification log carries no name or e-mail; filters event, status, customer_id", async () => {
-    const shop = await createAdminShop();
-    const key = await secretKey(shop.id, ["read:notifications", "read:customers"]);
+    const shop = await createShop();
+    const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:notifications", "read:customers"] })).key;
     const customer = gid("Customer");
     await prisma.notificationLogEntry.createMany({
       data: [
@@ -373,8 +372,8 @@ describe("win-back and notifications", () => {
 
 describe("scopes", () => {
   it("every read demands its own scope (insufficient_scope naming it)", async () => {
-    const shop = await createAdminShop();
-    const none = await secretKey(shop.id, ["write:subscriptions"]);
+    const shop = await createShop();
+    const none = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["write:subscriptions"] })).key;
     const paths: Array<[string, string]> = [
       ["/subscriptions", "read:subscriptions"],
       [`/subscriptions/${enc(gid("SubscriptionContract"))}`, "read:subscriptions"],
@@ -398,7 +397,7 @@ describe("scopes", () => {
       expect(r.json.error.code).toBe("insufficient_scope");
       expect(r.json.error.message).toContain(scope);
     }
-    const all = await secretKey(shop.id, ALL_READ_SCOPES);
+    const all = (await createKey({ shopId: shop.id, name: "admin test", scopes: ALL_READ_SCOPES })).key;
     for (const [path] of paths.filter(([p]) => !/\/x|SubscriptionContract/.test(p))) {
       expect((await api(all, "GET", path)).status, path).toBe(200);
     }

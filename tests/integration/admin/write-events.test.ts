@@ -2,16 +2,11 @@
 // and the single outbound event comes from the platform's inbound contract-update webhook
 // (simulator → app → real worker), not from the write; a replayed write adds nothing.
 import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys/keys.server";
-import { startStack, type Stack } from "../../support/stack";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+import { useStack } from "../../support/stack";
+import { createKey } from "../../support/fixtures";
+
+const stack = useStack();
 
 // Scoped to the shop: simulator gids restart with each simulator, so other tests' shops reuse them.
 const eventsOf = (shopId: string, gid: string) =>
@@ -21,7 +16,7 @@ it("pause and cancel through the Admin API each yield exactly one event, after t
   const { domain, shopId } = await stack.installShop();
   const contract = await stack.control.call<{ id: string }>("POST", `${stack.control.shop(domain)}/contracts`, {});
   await stack.settled(domain, async () => (await eventsOf(shopId, contract.id)).length === 1); // subscription.created
-  const { key } = await mintKey({ shopId, name: "writer", scopes: ["write:subscriptions"], kind: "SECRET" });
+  const { key } = await createKey({ shopId, name: "writer", scopes: ["write:subscriptions"], kind: "SECRET" });
 
   const write = (action: string, idempotencyKey: string) =>
     fetch(`${stack.appUrl}/api/admin/v1/subscriptions/${encodeURIComponent(contract.id)}/${action}`, {

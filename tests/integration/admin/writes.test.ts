@@ -2,8 +2,9 @@
 // "States and transitions", "Idempotency"), against the real platform simulator.
 import { prisma } from "../../../app/db.server";
 import type { RunningSimulator } from "../../../simulator/server";
-import { ALL_READ_SCOPES, api, enc, insertContract, secretKey } from "../../support/admin-factories";
+import { ALL_READ_SCOPES, api, enc } from "../../support/admin-factories";
 import { seedContract, seedWriteShop, sim, startTestSimulator } from "../../support/admin-sim";
+import { createBundle, createContract, createKey } from "../../support/fixtures";
 
 let simulator: RunningSimulator;
 beforeAll(async () => {
@@ -21,7 +22,7 @@ describe("a write-only key", () => {
   it("performs all six writes and reads nothing", async () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s);
-    const key = await secretKey(s.shop.id, W);
+    const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
     const base = `/subscriptions/${enc(c.gid)}`;
 
     const pause = await api(key, "POST", `${base}/pause`);
@@ -64,11 +65,11 @@ describe("a write-only key", () => {
   it("a read-only key cannot write (403, key not spent)", async () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s);
-    const reader = await secretKey(s.shop.id, ALL_READ_SCOPES);
+    const reader = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: ALL_READ_SCOPES })).key;
     const r = await api(reader, "POST", `/subscriptions/${enc(c.gid)}/pause`, { idempotencyKey: "same" });
     expect(r.status).toBe(403);
     expect(r.json.error.message).toContain("write:subscriptions");
-    const writer = await secretKey(s.shop.id, W);
+    const writer = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
     expect((await api(writer, "POST", `/subscriptions/${enc(c.gid)}/pause`, { idempotencyKey: "same" })).status).toBe(200);
   });
 });
@@ -77,7 +78,7 @@ describe("states and transitions", () => {
   it("pause on a paused contract succeeds with previous_status PAUSED", async () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s, { status: "PAUSED" });
-    const key = await secretKey(s.shop.id, W);
+    const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
     const r = await api(key, "POST", `/subscriptions/${enc(c.gid)}/pause`);
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ previous_status: "PAUSED", status: "PAUSED" });
@@ -86,7 +87,7 @@ describe("states and transitions", () => {
   it("cancel on a cancelled contract is 409 state_conflict", async () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s, { status: "CANCELLED" });
-    const key = await secretKey(s.shop.id, W);
+    const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
     const r = await api(key, "POST", `/subscriptions/${enc(c.gid)}/cancel`);
     expect(r.status).toBe(409);
     expect(r.json.error.code).toBe("state_conflict");
@@ -95,7 +96,7 @@ describe("states and transitions", () => {
   it("skip and reschedule on a non-active contract are 409 state_conflict", async () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s, { status: "PAUSED" });
-    const key = await secretKey(s.shop.id, W);
+    const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
     expect((await api(key, "POST", `/subscriptions/${enc(c.gid)}/skip`)).json.error.code).toBe("state_conflict");
     const later = new Date(Date.now() + 9 * 86_400_000).toISOString();
     expect((await api(key, "POST", `/subscriptions/${enc(c.gid)}/reschedule`, { body: { next_billing_at: later } })).json.error.code).toBe("state_conflict");
@@ -104,7 +105,7 @@ describe("states and transitions", () => {
   it("a simulator refusal naming a field is 400 invalid_request; without a field 409", async () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s);
-    const key = await secretKey(s.shop.id, W);
+    const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
     await sim(simulator.url, "POST", `/shops/${s.shop.domain}/failures`, {
       operation: "subscriptionContractSetNextBillingDate",
       userErrors: [{ field: ["date"], message: "Date is outside the allowed window", code: "INVALID" }],
@@ -132,7 +133,7 @@ describe("states and transitions", () => {
   it("a 500 is stored and replayed byte for byte", async () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s);
-    const key = await secretKey(s.shop.id, W);
+    const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
     await sim(simulator.url, "POST", `/shops/${s.shop.domain}/failures`, { operation: "subscriptionContractCancel", status: 503 });
     const r = await api(key, "POST", `/subscriptions/${enc(c.gid)}/cancel`, { idempotencyKey: "boom" });
     expect(r.status).toBe(500);
@@ -148,7 +149,7 @@ describe("states and transitions", () => {
   it("when the reconcile fails the write still answers 200 with the pre-write mirror values", async () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s);
-    const key = await secretKey(s.shop.id, W);
+    const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
     const before = await mirror(s.shop.id, c.gid);
     await sim(simulator.url, "POST", `/shops/${s.shop.domain}/failures`, { operation: "subscriptionContract", status: 401 });
     const r = await api(key, "POST", `/subscriptions/${enc(c.gid)}/pause`);
@@ -169,7 +170,7 @@ describe("anchored plans", () => {
     );
     const current = new Date(candidates[0]);
     const c = await seedContract(simulator.url, s, { nextBillingDate: current.toISOString() });
-    const key = await secretKey(s.shop.id, W);
+    const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
     const skip = await api(key, "POST", `/subscriptions/${enc(c.gid)}/skip`);
     expect(skip.status).toBe(200);
     expect(skip.json.next_billing_at).toBe(new Date(candidates[1]).toISOString());
@@ -187,7 +188,7 @@ describe("validation before the mutation does not spend the key", () => {
   it("reschedule: unparseable, past and beyond five years are 400; then the same key succeeds", async () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s);
-    const key = await secretKey(s.shop.id, W);
+    const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
     const path = `/subscriptions/${enc(c.gid)}/reschedule`;
     const bad = ["next week", "2020-01-01T00:00:00Z", new Date(Date.now() + 6 * 365 * 86_400_000).toISOString(), 12345, null];
     for (const v of bad) {
@@ -205,9 +206,9 @@ describe("validation before the mutation does not spend the key", () => {
     const s = await seedWriteShop(simulator.url);
     const other = await seedWriteShop(simulator.url);
     const theirs = await seedContract(simulator.url, other);
-    const foreignApp = await insertContract(s.shop.id, { createdByService: false });
+    const foreignApp = await createContract(s.shop.id, { createdByService: false });
     const mine = await seedContract(simulator.url, s);
-    const key = await secretKey(s.shop.id, W);
+    const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
     for (const g of [theirs.gid, foreignApp.contractGid, "gid://shopify/SubscriptionContract/999999999"]) {
       const r = await api(key, "POST", `/subscriptions/${enc(g)}/pause`, { idempotencyKey: "k1" });
       expect(r.status).toBe(404);
@@ -221,7 +222,7 @@ describe("validation before the mutation does not spend the key", () => {
   it("line edits: nothing to change, quantity < 1, non-variant id, unknown line, variant outside the group", async () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s);
-    const key = await secretKey(s.shop.id, W);
+    const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
     const path = `/subscriptions/${enc(c.gid)}/lines/${enc(c.lineGid)}`;
     const cases: Array<[unknown, number]> = [
       [{}, 400],
@@ -242,7 +243,7 @@ describe("validation before the mutation does not spend the key", () => {
     expect(unknownLine.status).toBe(404);
     expect(ops(s.shop.domain, "subscriptionDraftCommit")).toBe(0);
     // The group's other variant (known to the mirror through the group's bundle catalogue).
-    const bundle = await prisma.bundle.create({ data: { shopId: s.shop.id, groupId: s.localGroup.id, title: "B", kind: "REGULAR" } });
+    const bundle = await createBundle({ shopId: s.shop.id, groupId: s.localGroup.id, title: "B", kind: "REGULAR" });
     await prisma.bundleBox.create({
       data: { bundleId: bundle.id, period: "2026-01", items: { create: [{ variantGid: s.variants.alsoInGroup, productTitle: "Coffee", priceCents: 2000 }] } },
     });
@@ -257,7 +258,7 @@ describe("idempotency", () => {
   it("missing or malformed Idempotency-Key is 400 invalid_request", async () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s);
-    const key = await secretKey(s.shop.id, W);
+    const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
     const p = `/subscriptions/${enc(c.gid)}/pause`;
     for (const k of [null, "x".repeat(256), "naïve", "tab\there"]) {
       const r = await api(key, "POST", p, { idempotencyKey: k });
@@ -271,7 +272,7 @@ describe("idempotency", () => {
   it("replays byte for byte; key order ignored; a different request under the key is 409", async () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s);
-    const key = await secretKey(s.shop.id, W);
+    const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
     const path = `/subscriptions/${enc(c.gid)}/lines/${enc(c.lineGid)}`;
     const first = await api(key, "PATCH", path, { rawBody: '{"quantity":4,"variant_id":null}', idempotencyKey: "same" });
     expect(first.status).toBe(200);
@@ -289,14 +290,14 @@ describe("idempotency", () => {
     // Another shop may use the same key.
     const s2 = await seedWriteShop(simulator.url);
     const c2 = await seedContract(simulator.url, s2);
-    const key2 = await secretKey(s2.shop.id, W);
+    const key2 = (await createKey({ shopId: s2.shop.id, name: "admin test", scopes: W })).key;
     expect((await api(key2, "POST", `/subscriptions/${enc(c2.gid)}/pause`, { idempotencyKey: "same" })).status).toBe(200);
   });
 
   it("50 parallel identical writes under one key run the mutation exactly once", async () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s);
-    const key = await secretKey(s.shop.id, W);
+    const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
     const when = new Date(Date.now() + 30 * 86_400_000).toISOString();
     const answers = await Promise.all(
       Array.from({ length: 50 }, () =>

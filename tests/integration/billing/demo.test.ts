@@ -4,10 +4,11 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys/keys.server";
+
 import type { BillingRunSummary } from "../../../app/domain/renewals/charge.server";
 import { seedDemo } from "../../../prisma/seed";
 import { startStack, type Stack } from "../../support/stack";
+import { createKey } from "../../support/fixtures";
 
 const run = promisify(execFile);
 const DEMO = "demo-shop.myshopify.com";
@@ -43,7 +44,7 @@ it("billing run on the demo shop charges what is due, and the Admin API shows th
   const paid = await prisma.billingCycle.findMany({ where: { shopId: shop.id, status: "PAID" }, select: { contractGid: true, cycleAt: true } });
   expect(paid.length).toBeGreaterThan(0);
 
-  const { key } = await mintKey({ shopId: shop.id, name: "demo billing", scopes: ["read:subscriptions"], kind: "SECRET" });
+  const { key } = await createKey({ shopId: shop.id, name: "demo billing", scopes: ["read:subscriptions"], kind: "SECRET" });
   for (const cycle of paid) {
     const res = await fetch(`${stack.appUrl}/api/admin/v1/subscriptions/${encodeURIComponent(cycle.contractGid)}`, {
       headers: { Authorization: `Bearer ${key}` },

@@ -13,15 +13,9 @@ import { saveBillingPolicy } from "../../../app/domain/renewals/policy.server";
 import { QUEUES, queue } from "../../../app/infra/queues.server";
 import { eventsOf, mirrorOf, seedDueContract, simAttempts } from "../../support/billing-factories";
 import { postShopifyWebhook } from "../../support/shopify-webhooks";
-import { eventually, startStack, type Stack } from "../../support/stack";
+import { eventually, useStack } from "../../support/stack";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-}, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useStack({}, 120_000);
 
 const DAY = 86_400_000;
 const at = (iso: string, plusMs = 0) => fixedClock(new Date(new Date(iso).getTime() + plusMs));

@@ -2,11 +2,12 @@
 // signed claim (app/domain/customer/session.server.ts): tampered, expired, cross-shop,
 // revoked-key and rotated-secret sessions are refused, and one token works on any web process.
 import { issueCustomerSession } from "../../../app/domain/customer/session.server";
-import { mintKey, revokeKey } from "../../../app/domain/keys/keys.server";
+import { revokeKey } from "../../../app/domain/keys/keys.server";
 import { startStack, type Stack } from "../../support/stack";
 import { startWebProcess } from "../../support/processes";
 import { customerToken, seedCustomerShop, type CustomerShop } from "../../support/customer-factories";
 import { client, type Json } from "./helpers";
+import { createKey } from "../../support/fixtures";
 
 const ORIGIN = "https://portal.example";
 let stack: Stack;
@@ -82,7 +83,7 @@ describe("presented sessions", () => {
   });
 
   it("revoking the publishable key ends every session minted under it", async () => {
-    const { key, id } = await mintKey({ shopId: s.shopId, name: "to revoke", scopes: [], kind: "PUBLISHABLE" });
+    const { key, id } = await createKey({ shopId: s.shopId, name: "to revoke", scopes: [], kind: "PUBLISHABLE" });
     const token = await customerToken(stack.control, s.domain, s.customers.a);
     const session = (await api.call("POST", "/session", { key, body: { customer_access_token: token } })).body.session_token as string;
     expect((await api.call("GET", "/subscriptions", { key, session })).status).toBe(200);
@@ -164,7 +165,7 @@ describe("CORS, cache and the bucket", () => {
     expect(limited!.headers.get("access-control-allow-origin")).toBe(ORIGIN);
     expect(limited!.headers.get("x-service-ratelimit-limit")).toBe("180");
     expect(limited!.headers.get("ratelimit-policy")).toMatch(/q=180;w=90$/); // 180 tokens refilled at 120 a minute
-    const { key } = await mintKey({ shopId: shop.shopId, name: "admin", scopes: ["read:subscriptions"], kind: "SECRET" });
+    const { key } = await createKey({ shopId: shop.shopId, name: "admin", scopes: ["read:subscriptions"], kind: "SECRET" });
     const admin = await fetch(`${stack.appUrl}/api/admin/v1/subscriptions`, { headers: { Authorization: `Bearer ${key}` } });
     expect(admin.status).toBe(200);
   }, 60_000);

@@ -4,19 +4,14 @@
 // shop to Free; a development store's approved test charge still fails the gate; the support
 // override pins the plan until cleared.
 import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys/keys.server";
+
 import { cancelProPlan, requestProPlan, syncPlanFromBilling } from "../../../app/domain/shop/app-plan.server";
 import { setAppPlan } from "../../../app/domain/shop/lifecycle.server";
 import { recordInstallation } from "../../../app/domain/shop/lifecycle.server";
-import { startStack, type Stack } from "../../support/stack";
+import { useStack } from "../../support/stack";
+import { createKey } from "../../support/fixtures";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ workers: false });
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack({ workers: false });
 
 /** A shop whose plan follows Billing (no support override). */
 async function billingShop(opts: { partnerDevelopment?: boolean } = {}) {
@@ -25,7 +20,7 @@ async function billingShop(opts: { partnerDevelopment?: boolean } = {}) {
   await recordInstallation(domain, installed.accessToken, installed.scope);
   await setAppPlan(domain, null);
   const shop = await prisma.shop.findUniqueOrThrow({ where: { domain } });
-  const { key } = await mintKey({ shopId: shop.id, name: "k", scopes: ["read:subscriptions"], kind: "SECRET" });
+  const { key } = await createKey({ shopId: shop.id, name: "k", scopes: ["read:subscriptions"], kind: "SECRET" });
   const call = async () => {
     const res = await fetch(`${stack.appUrl}/api/admin/v1/subscriptions`, { headers: { Authorization: `Bearer ${key}` } });
     const body = (await res.json()) as { error?: { code: string } };

@@ -3,15 +3,9 @@
 // login); `/app` opened outside Shopify admin goes to Shopify's login page (`/auth/login`, the
 // shop domain form of the library's login()), never a 500.
 import { env } from "../../../app/env.server";
-import { startStack, type Stack } from "../../support/stack";
+import { useStack } from "../../support/stack";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ workers: false });
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack({ workers: false });
 
 // The Shopify library answers requests that look like bots with 410: this is a browser.
 const BROWSER = { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36" };

@@ -2,15 +2,16 @@
 // answer to an authenticated key by outcome; 30 UTC days are summed; keys do not mix.
 import { keyUsage, recordKeyUsage } from "../../../app/domain/keys/usage.server";
 import { redis } from "../../../app/infra/redis.server";
-import { api, createAdminShop, secretKey } from "../../support/admin-factories";
+import { api } from "../../support/admin-factories";
+import { createKey, createShop } from "../../support/fixtures";
 
 const keyId = (key: string) => key.split("_")[2];
 
 describe("key usage", () => {
   it("counts requests, 4xx, 5xx and 429 per key from what the kernel answers", async () => {
-    const shop = await createAdminShop();
-    const key = await secretKey(shop.id, ["read:subscriptions"]);
-    const other = await secretKey(shop.id, ["read:subscriptions"]);
+    const shop = await createShop();
+    const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:subscriptions"] })).key;
+    const other = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:subscriptions"] })).key;
     expect((await api(key, "GET", "/subscriptions")).status).toBe(200);
     expect((await api(key, "GET", "/plans")).status).toBe(403);
     expect((await api(key, "GET", "/subscriptions?status=NOPE")).status).toBe(400);

@@ -5,7 +5,7 @@ import { prisma } from "../../../app/db.server";
 import { DATASETS, type DatasetName } from "../../../app/domain/exports/datasets.server";
 import { encoder } from "../../../app/domain/shared/format";
 import { streamDataset } from "../../../app/domain/exports/stream.server";
-import { createAdminShop, createPlanGroup, gid } from "../../support/admin-factories";
+import { createBundle, createPlanGroup, createShop, gid } from "../../support/fixtures";
 
 async function render(name: DatasetName, shopId: string, format: "csv" | "jsonl", pageSize?: number) {
   const ds = DATASETS[name];
@@ -25,8 +25,8 @@ const jsonl = async (name: DatasetName, shopId: string, pageSize?: number) =>
 
 describe("export datasets", () => {
   it("plans: one row per selling plan group, newest first, schedule columns only on anchored plans", async () => {
-    const shop = await createAdminShop();
-    const other = await createAdminShop();
+    const shop = await createShop();
+    const other = await createShop();
     const rolling = await createPlanGroup(shop.id, { name: "Rolling", createdAt: new Date("2026-01-01T00:00:00Z") });
     const anchored = await createPlanGroup(shop.id, {
       name: "=Anchored",
@@ -60,35 +60,31 @@ describe("export datasets", () => {
   });
 
   it("bundles: one row per box item of each period; a box or bundle without items gives one row", async () => {
-    const shop = await createAdminShop();
+    const shop = await createShop();
     const group = await createPlanGroup(shop.id);
-    const full = await prisma.bundle.create({
-      data: {
-        shopId: shop.id,
-        groupId: group.id,
-        title: "Coffee box",
-        kind: "CURATED",
-        createdAt: new Date("2026-03-01T00:00:00Z"),
-        boxes: {
-          create: [
-            {
-              period: "2026-01",
-              published: true,
-              items: {
-                create: [
-                  { variantGid: gid("ProductVariant"), productTitle: "Beans", priceCents: 900, quantity: 2, position: 0 },
-                  { variantGid: gid("ProductVariant"), productTitle: "Mug", priceCents: 1500, quantity: 1, position: 1 },
-                ],
-              },
+    const full = await createBundle({
+      shopId: shop.id,
+      groupId: group.id,
+      title: "Coffee box",
+      kind: "CURATED",
+      createdAt: new Date("2026-03-01T00:00:00Z"),
+      boxes: {
+        create: [
+          {
+            period: "2026-01",
+            published: true,
+            items: {
+              create: [
+                { variantGid: gid("ProductVariant"), productTitle: "Beans", priceCents: 900, quantity: 2, position: 0 },
+                { variantGid: gid("ProductVariant"), productTitle: "Mug", priceCents: 1500, quantity: 1, position: 1 },
+              ],
             },
-            { period: "2026-02", published: false },
-          ],
-        },
+          },
+          { period: "2026-02", published: false },
+        ],
       },
     });
-    const empty = await prisma.bundle.create({
-      data: { shopId: shop.id, groupId: group.id, title: "Empty", kind: "BUILD_A_BOX", createdAt: new Date("2026-01-01T00:00:00Z") },
-    });
+    const empty = await createBundle({ shopId: shop.id, groupId: group.id, title: "Empty", kind: "BUILD_A_BOX", createdAt: new Date("2026-01-01T00:00:00Z") });
     const rows = await jsonl("bundles", shop.id, 1);
     expect(rows.map((r) => [r.bundle_id, r.period, r.product])).toEqual([
       [full.id, "2026-02", null],
@@ -101,7 +97,7 @@ describe("export datasets", () => {
   });
 
   it("mix_match: one row per catalogue entry; an empty category gives one row", async () => {
-    const shop = await createAdminShop();
+    const shop = await createShop();
     const group = await createPlanGroup(shop.id);
     const plan = await prisma.mixMatchPlan.create({
       data: {

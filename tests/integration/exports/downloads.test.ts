@@ -3,24 +3,18 @@
 import { prisma } from "../../../app/db.server";
 import { signDownloadUrl } from "../../../app/domain/exports/signing.server";
 import { runDailySweep } from "../../../app/domain/housekeeping/daily-sweep.server";
-import { startStack, type Stack } from "../../support/stack";
-import { adminClient, finished, insertGoldenContracts, keyWith } from "../../support/exports";
+import { useStack } from "../../support/stack";
+import { exportsClient, finished, insertGoldenContracts } from "../../support/exports";
 
 // Worker round trips on a loaded machine: generous per-test time (no wall-clock assertions).
 vi.setConfig({ testTimeout: 120_000 });
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack();
 
 async function readyJob() {
   const { shopId } = await stack.installShop();
   await insertGoldenContracts(shopId);
-  const call = adminClient(stack.appUrl, await keyWith(shopId, ["read:subscriptions"]));
+  const call = await exportsClient(stack, shopId);
   const job = await finished(call, (await call("POST", "/exports", { dataset: "subscriptions" })).json.id);
   expect(job.status).toBe("ready");
   return { shopId, call, job };

@@ -3,14 +3,14 @@
 // the progress bar, the plan gate and the filter rules of POST /exports.
 import { prisma } from "../../../app/db.server";
 import { exportCenterDownload } from "../../../app/embedded/export-center.server";
-import { createAdminShop } from "../../support/admin-factories";
 import { golden, insertGoldenContracts } from "../../support/exports";
+import { createShop } from "../../support/fixtures";
 
 const NOW = new Date("2026-06-10T08:00:00Z");
 
 describe("Export Center download", () => {
   it("streams the golden bytes in both formats, with the headers of a download and the row total", async () => {
-    const shop = await createAdminShop();
+    const shop = await createShop();
     await insertGoldenContracts(shop.id);
     for (const [format, file, type] of [
       ["csv", "subscriptions.golden.csv", "text/csv; charset=utf-8"],
@@ -27,7 +27,7 @@ describe("Export Center download", () => {
   });
 
   it("applies the subscriptions filters, and counts only the rows they keep", async () => {
-    const shop = await createAdminShop();
+    const shop = await createShop();
     await insertGoldenContracts(shop.id);
     const res = await exportCenterDownload(shop.domain, new URLSearchParams({ dataset: "subscriptions", format: "jsonl", status: "PAUSED" }), NOW);
     expect(res.headers.get("x-export-row-count")).toBe("1");
@@ -39,7 +39,7 @@ describe("Export Center download", () => {
   });
 
   it("refuses an unknown filter, and filters on a dataset that takes none, with 400 invalid_request naming them", async () => {
-    const shop = await createAdminShop();
+    const shop = await createShop();
     const unknown = await exportCenterDownload(shop.domain, new URLSearchParams({ dataset: "subscriptions", colour: "red" }), NOW);
     expect(unknown.status).toBe(400);
     const body = await unknown.json();
@@ -51,7 +51,7 @@ describe("Export Center download", () => {
   });
 
   it("a shop below Pro gets plan_upgrade_required, not a file", async () => {
-    const shop = await createAdminShop();
+    const shop = await createShop();
     await insertGoldenContracts(shop.id);
     await prisma.shop.update({ where: { id: shop.id }, data: { appPlan: "FREE" } });
     const res = await exportCenterDownload(shop.domain, new URLSearchParams({ dataset: "subscriptions" }), NOW);

@@ -17,7 +17,7 @@ import { streamDataset } from "../../../app/domain/exports/stream.server";
 import type { SubscriptionFilterOptions } from "../../../app/domain/subscriptions/filters.server";
 import { listSubscriptions, subscriptionJson, type ContractRow } from "../../../app/domain/subscriptions/reads.server";
 import { decodedPage, type Keyset } from "../../../app/domain/shared/paging.server";
-import { createAdminShop, gid, insertContracts, type ContractSeed } from "../../support/admin-factories";
+import { type ContractSeed, createContracts, createShop, gid } from "../../support/fixtures";
 
 const NOW = new Date("2026-06-15T12:00:00Z");
 const ds = DATASETS.subscriptions;
@@ -103,7 +103,7 @@ const FAR_DATES = [
 
 describe("the subscriptions dataset written from binary COPY rows", () => {
   it("gives the JavaScript encoder's bytes for every kind of value, in CSV and JSONL, across pages", async () => {
-    const shop = await createAdminShop();
+    const shop = await createShop();
     const currencies = ["USD", "JPY", "KWD", "EUR", "BHD", "CLP", "usd"];
     const seeds: ContractSeed[] = TRICKY.map((t, i) => ({
       contractGid: `gid://shopify/SubscriptionContract/${700 + i}`,
@@ -122,8 +122,8 @@ describe("the subscriptions dataset written from binary COPY rows", () => {
       createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, 1) + Math.floor(i / 2) * 1001),
       updatedAt: new Date(Date.UTC(2026, 5, 1, 23, 59, 59, 999) - i),
     }));
-    const inserted = await insertContracts(shop.id, seeds.length, (i) => seeds[i]);
-    await insertContracts(shop.id, 1, () => ({ createdByService: false }));
+    const inserted = await createContracts(shop.id, seeds.length, (i) => seeds[i]);
+    await createContracts(shop.id, 1, () => ({ createdByService: false }));
     for (const [i, at] of FAR_DATES.entries()) {
       await hotQuery(
         Prisma.sql`UPDATE contracts SET next_billing_at = ${at}::timestamp(3), updated_at = ${FAR_DATES[(i + 3) % FAR_DATES.length]}::timestamp(3)
@@ -151,7 +151,7 @@ describe("the subscriptions dataset written from binary COPY rows", () => {
   });
 
   it("agrees with the JavaScript encoder on random rows and filters (property)", async () => {
-    const shop = await createAdminShop();
+    const shop = await createShop();
     const text = fc.string({ unit: "binary", maxLength: 12 }).filter((s) => !s.includes("\u0000"));
     const seed = fc.record({
       status: fc.constantFrom("ACTIVE" as const, "PAUSED" as const, "CANCELLED" as const),
@@ -162,7 +162,7 @@ describe("the subscriptions dataset written from binary COPY rows", () => {
       createdAt: fc.date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2030-01-01T00:00:00Z"), noInvalidDate: true }),
     });
     const rows = fc.sample(seed, 60);
-    await insertContracts(shop.id, rows.length, (i) => ({ ...rows[i], customerGid: gid("Customer") }));
+    await createContracts(shop.id, rows.length, (i) => ({ ...rows[i], customerGid: gid("Customer") }));
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom<ExportFormat>("csv", "jsonl"),
@@ -183,8 +183,8 @@ describe("the subscriptions dataset written from binary COPY rows", () => {
   it("grows a page's output past its first guess when escaping multiplies the text", async () => {
     // Control characters become six bytes each in JSON (\u0001), quotes two in CSV: a page of
     // them outgrows the output buffer sized from the COPY (twice its length).
-    const shop = await createAdminShop();
-    await insertContracts(shop.id, 300, (i) => ({
+    const shop = await createShop();
+    await createContracts(shop.id, 300, (i) => ({
       productTitle: (i % 2 ? "\u0001" : '"').repeat(400 + i),
       orderName: '\u001f"'.repeat(50),
       createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000),
@@ -201,7 +201,7 @@ describe("the subscriptions dataset written from binary COPY rows", () => {
   });
 
   it("renders an empty selection as the header alone (CSV) or nothing (JSONL)", async () => {
-    const shop = await createAdminShop();
+    const shop = await createShop();
     const csv = await viaStream("csv", shop.id, {}, 10);
     expect(csv.rows).toBe(0);
     expect(csv.text).toBe(encoder("csv", ds.columns).start());
@@ -209,8 +209,8 @@ describe("the subscriptions dataset written from binary COPY rows", () => {
   });
 
   it("continues a capped page from its last row's key", async () => {
-    const shop = await createAdminShop();
-    await insertContracts(shop.id, 5, (i) => ({ productTitle: `P${i}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i, 7)) }));
+    const shop = await createShop();
+    await createContracts(shop.id, 5, (i) => ({ productTitle: `P${i}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i, 7)) }));
     const [third] = await hotQuery<{ created_at: Date; id: string }>(
       Prisma.sql`SELECT created_at, id FROM contracts WHERE shop_id = ${shop.id} ORDER BY created_at DESC, id DESC OFFSET 2 LIMIT 1`,
     );

@@ -5,25 +5,15 @@
 import { createHash } from "node:crypto";
 import { prisma } from "../../../app/db.server";
 import { QUEUES, queue } from "../../../app/infra/queues.server";
-import { startStack, type Stack } from "../../support/stack";
-import { adminClient, finished, golden, insertGoldenContracts, keyWith } from "../../support/exports";
+import { useStack } from "../../support/stack";
+import { exportsClient, exportsShop, finished, golden, insertGoldenContracts } from "../../support/exports";
 
 // Worker round trips on a loaded machine: generous per-test time (no wall-clock assertions).
 vi.setConfig({ testTimeout: 120_000 });
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack();
 
-async function shopWithKey(scopes = ["read:subscriptions"], plan: "PRO" | "FREE" = "PRO") {
-  const { domain, shopId } = await stack.installShop(plan);
-  const key = await keyWith(shopId, scopes);
-  return { domain, shopId, key, call: adminClient(stack.appUrl, key) };
-}
+const shopWithKey = (scopes?: string[], plan?: "PRO" | "FREE") => exportsShop(stack, scopes, plan);
 
 async function download(url: string) {
   const res = await fetch(url);
@@ -204,7 +194,7 @@ describe("GET /exports, /exports/{id}, /exports/datasets", () => {
   it("a key without the dataset's scopes neither lists the job nor gets its URL", async () => {
     const { shopId, call } = await shopWithKey();
     const job = await finished(call, (await call("POST", "/exports", { dataset: "subscriptions" })).json.id);
-    const plansOnly = adminClient(stack.appUrl, await keyWith(shopId, ["read:plans"]));
+    const plansOnly = await exportsClient(stack, shopId, ["read:plans"]);
     expect((await plansOnly("GET", "/exports")).json.data).toEqual([]);
     const r = await plansOnly("GET", `/exports/${job.id}`);
     expect(r.status).toBe(403);
@@ -221,16 +211,13 @@ describe("GET /exports, /exports/{id}, /exports/datasets", () => {
     expect(subs.filters).toContain("view");
     expect(subs.columns[3]).toEqual({ label: "Plan group ID", key: "plan_group_id" });
     expect(r.json.data[1].filters).toEqual([]);
-    const all = adminClient(
-      stack.appUrl,
-      await keyWith((await prisma.shop.findFirstOrThrow({ where: { apiKeys: { some: {} } }, orderBy: { createdAt: "desc" } })).id, [
-        "read:subscriptions",
-        "read:customers",
-        "read:plans",
-        "read:bundles",
-        "read:mixmatch",
-      ]),
-    );
+    const all = await exportsClient(stack, (await prisma.shop.findFirstOrThrow({ where: { apiKeys: { some: {} } }, orderBy: { createdAt: "desc" } })).id, [
+      "read:subscriptions",
+      "read:customers",
+      "read:plans",
+      "read:bundles",
+      "read:mixmatch",
+    ]);
     const everything = await all("GET", "/exports/datasets");
     expect(everything.json.data.map((d: { name: string }) => d.name)).toEqual(["subscriptions", "plans", "bundles", "mix_match", "migration"]);
     expect(everything.json.data[4].scopes).toEqual(["read:subscriptions", "read:customers"]);

@@ -10,20 +10,14 @@ import { requeueLostExports } from "../../../app/domain/exports/sweep.server";
 import { runDailySweep } from "../../../app/domain/housekeeping/daily-sweep.server";
 import { redactShop, uninstallShop } from "../../../app/domain/shop/lifecycle.server";
 import { QUEUES, queue } from "../../../app/infra/queues.server";
-import { insertContracts } from "../../support/admin-factories";
-import { eventually, startStack, type Stack } from "../../support/stack";
+import { eventually, useStack } from "../../support/stack";
 import { insertGoldenContracts } from "../../support/exports";
+import { createContracts } from "../../support/fixtures";
 
 // Worker round trips on a loaded machine: generous per-test time (no wall-clock assertions).
 vi.setConfig({ testTimeout: 120_000 });
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack();
 
 const HOUR = 3600_000;
 const job = (id: string) => prisma.exportJob.findUniqueOrThrow({ where: { id } });
@@ -38,7 +32,7 @@ const input = (shopId: string) => ({ shopId, dataset: "subscriptions" as const, 
 describe("export lifecycle", () => {
   it("queued -> running (started_at) -> ready, progress counts rows", async () => {
     const { shopId } = await stack.installShop();
-    await insertContracts(shopId, 2500);
+    await createContracts(shopId, 2500);
     const created = await createExport(input(shopId));
     expect(created.status).toBe("queued");
     const done = await ready(created.id);

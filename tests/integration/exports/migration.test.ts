@@ -7,18 +7,12 @@ import { reconcileShop } from "../../../app/domain/subscriptions/mirror.server";
 import { createExport } from "../../../app/domain/exports/jobs.server";
 import { renderExport } from "../../../app/domain/exports/render.server";
 import { MIGRATION_HEADER } from "../../../app/domain/exports/migration-columns";
-import { startStack, type Stack } from "../../support/stack";
-import { adminClient, finished, keyWith } from "../../support/exports";
+import { useStack } from "../../support/stack";
+import { exportsClient, finished } from "../../support/exports";
 
 vi.setConfig({ testTimeout: 120_000 });
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack();
 
 async function shopWithContracts(count: number) {
   const { domain, shopId } = await stack.installShop();
@@ -30,7 +24,7 @@ async function shopWithContracts(count: number) {
 describe("migration export", () => {
   it("carries each contract line with the customer's e-mail, name, phone and address, read in batches", async () => {
     const { domain, shopId } = await shopWithContracts(130);
-    const call = adminClient(stack.appUrl, await keyWith(shopId, ["read:subscriptions", "read:customers"]));
+    const call = await exportsClient(stack, shopId, ["read:subscriptions", "read:customers"]);
     // Shopify throttles the first customer read: the client waits for the bucket and goes on.
     await stack.control.failNext(domain, { operation: "nodes", throttled: 1 });
     const job = await finished(call, (await call("POST", "/exports", { dataset: "migration", format: "jsonl" })).json.id);

@@ -8,7 +8,7 @@ import { streamDataset } from "../../../app/domain/exports/stream.server";
 import type { SubscriptionFilterOptions } from "../../../app/domain/subscriptions/filters.server";
 import { hotQuery } from "../../../app/infra/pg.server";
 import { binaryRowsStart, copyBinary, inlineSql } from "../../../app/infra/pg-copy.server";
-import { createAdminShop, insertContracts } from "../../support/admin-factories";
+import { createContracts, createShop } from "../../support/fixtures";
 
 const NOW = new Date("2026-06-15T12:00:00Z");
 const HOSTILE = ["it's", "back\\slash", "\\'; DROP TABLE contracts; --", 'quo"te', "%_", "E'x'", "$1", "tab\tnew\nline", "\u{1F375}", ""];
@@ -38,8 +38,8 @@ describe("binary COPY reads", () => {
   });
 
   it("filters with hostile values render the rows the JavaScript path selects, byte for byte", async () => {
-    const shop = await createAdminShop();
-    await insertContracts(shop.id, HOSTILE.length * 2, (i) => ({
+    const shop = await createShop();
+    await createContracts(shop.id, HOSTILE.length * 2, (i) => ({
       productTitle: `${HOSTILE[i % HOSTILE.length]} beans`,
       orderName: i % 2 ? HOSTILE[(i + 1) % HOSTILE.length] : null,
       frequencyLabel: HOSTILE[i % HOSTILE.length],
@@ -67,8 +67,8 @@ describe("binary COPY reads", () => {
   });
 
   it("reads a capped page whole: its rows, in the dataset's order, ending at the trailer", async () => {
-    const shop = await createAdminShop();
-    await insertContracts(shop.id, 5, (i) => ({ productTitle: `P${i}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i, 7)) }));
+    const shop = await createShop();
+    await createContracts(shop.id, 5, (i) => ({ productTitle: `P${i}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i, 7)) }));
     const copy = await copyBinary(subscriptionPageSql(shop.id, {}, NOW, { after: null, upto: null }, 3));
     // Walk the framing: three rows, then the trailer (-1) as the last two bytes.
     let at = binaryRowsStart(copy);

@@ -5,29 +5,23 @@ vi.hoisted(() => {
 });
 import { prisma } from "../../../app/db.server";
 import { env } from "../../../app/env.server";
-import { insertContracts } from "../../support/admin-factories";
-import { startStack, type Stack } from "../../support/stack";
-import { adminClient, finished, keyWith } from "../../support/exports";
+import { useStack } from "../../support/stack";
+import { exportsClient, finished } from "../../support/exports";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
+import { createContracts } from "../../support/fixtures";
 
 // Worker round trips on a loaded machine: generous per-test time (no wall-clock assertions).
 vi.setConfig({ testTimeout: 120_000 });
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack();
 
 describe("export size cap", () => {
   it("a file past the cap fails with export_too_large and leaves no file; one within it is ready", async () => {
     expect(env().EXPORT_MAX_BYTES).toBe(3000);
     const { shopId } = await stack.installShop();
-    const call = adminClient(stack.appUrl, await keyWith(shopId, ["read:subscriptions"]));
-    await insertContracts(shopId, 40, (i) => ({ status: i < 5 ? "PAUSED" : "ACTIVE" }));
+    const call = await exportsClient(stack, shopId);
+    await createContracts(shopId, 40, (i) => ({ status: i < 5 ? "PAUSED" : "ACTIVE" }));
 
     const big = await finished(call, (await call("POST", "/exports", { dataset: "subscriptions" })).json.id);
     expect(big.status).toBe("failed");

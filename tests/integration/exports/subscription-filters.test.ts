@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { listSubscriptionRows } from "../../../app/domain/subscriptions/reads.server";
 import type { SubscriptionFilterOptions } from "../../../app/domain/subscriptions/filters.server";
 import { parseSubscriptionFilterInput } from "../../../app/surfaces/subscription-filters";
-import { createAdminShop, gid, insertContracts, type ContractSeed } from "../../support/admin-factories";
+import { type ContractSeed, createContracts, createShop, gid } from "../../support/fixtures";
 
 const NOW = new Date("2026-06-15T12:00:00Z");
 const DAY = 86_400_000;
@@ -59,9 +59,9 @@ describe("subscription filters over the mirror", () => {
   const createdAt = new Map<string, number>();
 
   beforeAll(async () => {
-    const shop = await createAdminShop();
+    const shop = await createShop();
     shopId = shop.id;
-    const other = await createAdminShop();
+    const other = await createShop();
     const rand = fc.sample(fc.integer({ min: 0, max: 1_000_000 }), { numRuns: 2000, seed: 42 });
     let k = 0;
     const pick = <T>(xs: readonly T[]) => xs[rand[k++ % rand.length] % xs.length];
@@ -85,10 +85,10 @@ describe("subscription filters over the mirror", () => {
         createdAt: new Date(NOW.getTime() - Math.floor(i / 5) * 1000),
       });
     }
-    await insertContracts(shopId, seeds.length, (i) => seeds[i]);
+    await createContracts(shopId, seeds.length, (i) => seeds[i]);
     for (const s of seeds) createdAt.set(s.contractGid!, s.createdAt!.getTime());
     // Another shop's rows never leak through any filter.
-    await insertContracts(other.id, 20, () => ({ customerGid: customers[0], productTitle: "Coffee beans" }));
+    await createContracts(other.id, 20, () => ({ customerGid: customers[0], productTitle: "Coffee beans" }));
   });
 
   const wireFilter = fc.record({
@@ -148,8 +148,8 @@ describe("subscription filters over the mirror", () => {
   });
 
   it("amount bounds follow each contract's currency exponent (5 = 500 cents = 5 yen = 5000 fils)", async () => {
-    const shop = await createAdminShop();
-    const rows = await insertContracts(
+    const shop = await createShop();
+    const rows = await createContracts(
       shop.id,
       4,
       (i) =>

@@ -4,17 +4,11 @@
 import { prisma } from "../../../app/db.server";
 import { createExport } from "../../../app/domain/exports/jobs.server";
 import { exportStorage, storageKey } from "../../../app/domain/exports/storage.server";
-import { insertContracts } from "../../support/admin-factories";
 import { exited, startWorker } from "../../support/processes";
-import { eventually, startStack, type Stack } from "../../support/stack";
+import { eventually, useStack } from "../../support/stack";
+import { createContracts } from "../../support/fixtures";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ workers: false });
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack({ workers: false });
 
 // Small keyset pages and progress written for each, so the render is many steps long.
 const startExportWorker = () => startWorker("exports", { EXPORT_PAGE_ROWS: "100" });
@@ -22,7 +16,7 @@ const startExportWorker = () => startWorker("exports", { EXPORT_PAGE_ROWS: "100"
 describe("export worker crash", () => {
   it("SIGKILL mid-render leaves nothing downloadable; the job is rendered again, whole", async () => {
     const { shopId } = await stack.installShop();
-    await insertContracts(shopId, 12_000, (i) => ({ createdAt: new Date(Date.UTC(2026, 0, 1) - i * 1000), productTitle: `Product ${i}` }));
+    await createContracts(shopId, 12_000, (i) => ({ createdAt: new Date(Date.UTC(2026, 0, 1) - i * 1000), productTitle: `Product ${i}` }));
 
     const first = startExportWorker();
     await first.ready;

@@ -2,10 +2,11 @@
 // process, its backends terminated by PostgreSQL under load, keeps serving; each read whose
 // connection was lost is read again once on a fresh one (docs/decisions/093).
 import { prisma } from "../../../app/db.server";
-import { createAdminShop, createPlanGroup, insertContracts, secretKey } from "../../support/admin-factories";
+
 import { startWebProcess, type Child } from "../../support/processes";
 import { rawRequest } from "../../support/raw-http";
 import { eventually } from "../../support/stack";
+import { createContracts, createKey, createPlanGroup, createShop } from "../../support/fixtures";
 
 const port = Number(process.env.PORT) + 80;
 let web: Child & { url: string };
@@ -27,10 +28,10 @@ it("database connections terminated under a steady read load: every read answers
   // the subscription list as a binary COPY on the hot pool (docs/decisions/091).
   const readers = await Promise.all(
     Array.from({ length: 6 }, async () => {
-      const shop = await createAdminShop();
+      const shop = await createShop();
       await createPlanGroup(shop.id);
-      const [contract] = await insertContracts(shop.id, 3);
-      const key = await secretKey(shop.id, ["read:plans", "read:subscriptions"]);
+      const [contract] = await createContracts(shop.id, 3);
+      const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:plans", "read:subscriptions"] })).key;
       return { key, paths: ["/api/admin/v1/plans", "/api/admin/v1/subscriptions", `/api/admin/v1/subscriptions/${encodeURIComponent(contract.contractGid)}`] };
     }),
   );

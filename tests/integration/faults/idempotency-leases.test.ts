@@ -4,11 +4,12 @@
 // the mutation ran once.
 import { randomUUID } from "node:crypto";
 import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys/keys.server";
+
 import { reconcileContract } from "../../../app/domain/subscriptions/mirror.server";
 import { requestHash } from "../../../app/http/idempotency.server";
 import { startWebProcess, type Child } from "../../support/processes";
 import { eventually, startStack, type Stack } from "../../support/stack";
+import { createKey } from "../../support/fixtures";
 
 let stack: Stack;
 let web: (Child & { url: string }) | undefined;
@@ -30,7 +31,7 @@ async function shopWithContract() {
   const { domain, shopId } = await stack.installShop();
   const contract = await stack.control.call<{ id: string }>("POST", `${stack.control.shop(domain)}/contracts`, {});
   await reconcileContract(domain, contract.id);
-  const { key } = await mintKey({ shopId, name: "writer", scopes: ["write:subscriptions", "read:subscriptions"], kind: "SECRET" });
+  const { key } = await createKey({ shopId, name: "writer", scopes: ["write:subscriptions", "read:subscriptions"], kind: "SECRET" });
   return { domain, shopId, gid: contract.id, key };
 }
 

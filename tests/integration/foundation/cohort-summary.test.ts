@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { prisma } from "../../../app/db.server";
+import { createShop } from "../../support/fixtures";
 
 const STATUSES = ["ACTIVE", "PAUSED", "CANCELLED", "EXPIRED", "FAILED"] as const;
 const month = (i: number) => new Date(Date.UTC(2024, i, 1 + (i % 27), 12));
@@ -39,7 +40,7 @@ async function summary(shopId: string) {
 it("matches a recount after any sequence of writes", async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (ops) => {
-      const shop = await prisma.shop.create({ data: { domain: `t-${randomUUID()}.myshopify.com` } });
+      const shop = await createShop({ appPlan: "FREE", offlineSession: false });
       const ids: string[] = [];
       for (const o of ops) {
         const target = ids.length ? ids[("pick" in o ? o.pick : 0) % ids.length] : null;

@@ -5,15 +5,9 @@
 import { prisma } from "../../../app/db.server";
 import { reconcileShop } from "../../../app/domain/subscriptions/mirror.server";
 import { platformFor } from "../../../app/platform/index.server";
-import { startStack, type Stack } from "../../support/stack";
+import { useStack } from "../../support/stack";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack();
 
 type SimContract = { id: string; status: string; updatedAt: string; revisionId: number };
 

@@ -2,16 +2,10 @@
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { prisma } from "../../../app/db.server";
-import { eventually, startStack, type Stack } from "../../support/stack";
+import { eventually, useStack } from "../../support/stack";
 
 const run = promisify(execFile);
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ workers: false });
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack({ workers: false });
 
 const cli = (...args: string[]) => run(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { env: process.env });
 

@@ -5,19 +5,14 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import path from "node:path";
 import { prisma } from "../../../app/db.server";
 import { env } from "../../../app/env.server";
-import { mintKey } from "../../../app/domain/keys/keys.server";
+
 import { platformFor } from "../../../app/platform/index.server";
 import { QUEUES, enqueue, queue } from "../../../app/infra/queues.server";
 import { postShopifyWebhook } from "../../support/shopify-webhooks";
-import { eventually, startStack, type Stack } from "../../support/stack";
+import { eventually, useStack } from "../../support/stack";
+import { createKey } from "../../support/fixtures";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack();
 
 type SimContract = { id: string; customerId: string; status: string; revisionId: number };
 
@@ -134,7 +129,7 @@ describe("inbound Shopify webhooks", () => {
 
   it("app/uninstalled revokes every key, disables every endpoint and deletes every export in one transaction", async () => {
     const { domain, shopId } = await stack.installShop();
-    const keys = await Promise.all(["a", "b"].map((name) => mintKey({ shopId, name, scopes: ["read:plans"], kind: "SECRET" })));
+    const keys = await Promise.all(["a", "b"].map((name) => createKey({ shopId, name, scopes: ["read:plans"], kind: "SECRET" })));
     await prisma.webhookEndpoint.createMany({
       data: [1, 2].map((i) => ({ shopId, url: `https://hooks.example.com/${i}`, events: ["subscription.paused"], secretCiphertext: "x" })),
     });

@@ -9,15 +9,9 @@ import { platformFor } from "../../../app/platform/index.server";
 import { currentKeyId, sealedKeyId } from "../../../app/infra/secret-box.server";
 import { openSessionToken } from "../../../app/shopify/session-tokens.server";
 import { sessionStorage } from "../../../app/shopify.server";
-import { startStack, type Stack } from "../../support/stack";
+import { useStack } from "../../support/stack";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ workers: false });
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack({ workers: false });
 
 const rowOf = (domain: string) => prisma.session.findUniqueOrThrow({ where: { id: `offline_${domain}` } });
 

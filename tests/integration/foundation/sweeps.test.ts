@@ -2,12 +2,13 @@
 import { randomUUID } from "node:crypto";
 import { prisma } from "../../../app/db.server";
 import { runDailySweep } from "../../../app/domain/housekeeping/daily-sweep.server";
+import { createShop } from "../../support/fixtures";
 
 const HOUR = 3600_000;
 const ago = (hours: number) => new Date(Date.now() - hours * HOUR);
 
 it("expires, releases and deletes exports, forgets idempotency keys, prunes delivery and webhook logs", async () => {
-  const shop = await prisma.shop.create({ data: { domain: `t-${randomUUID()}.myshopify.com`, appPlan: "PRO" } });
+  const shop = await createShop({ offlineSession: false });
   const shopId = shop.id;
   const exportRow = (data: object) => prisma.exportJob.create({ data: { shopId, dataset: "plans", format: "csv", activeSlot: null, ...data } });
   const readyOld = await exportRow({ status: "ready", readyAt: ago(25), createdAt: ago(26), storageKey: "f.csv" });

@@ -5,15 +5,9 @@ import { env } from "../../../app/env.server";
 import { QUEUES, enqueue, queue, queueConnection } from "../../../app/infra/queues.server";
 import { exited, startWorker } from "../../support/processes";
 import { deleteRedisPrefix } from "../../support/redis-keys";
-import { eventually, startStack, type Stack } from "../../support/stack";
+import { eventually, useStack } from "../../support/stack";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ workers: false });
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack({ workers: false });
 
 const mirrorWorker = (extraEnv: Record<string, string> = {}) => startWorker(QUEUES.mirror, extraEnv);
 

@@ -4,7 +4,8 @@ import { vi } from "vitest";
 import { prisma } from "../../../app/db.server";
 import { customerApi } from "../../../app/surfaces/customer/index.server";
 import { CUSTOMER_SURFACE } from "../../../app/surfaces/config";
-import { createShop, envelopeOf, keyFor, principalFor, req } from "./helpers";
+import { envelopeOf, keyFor, principalFor, req } from "./helpers";
+import { createShop } from "../../support/fixtures";
 
 const platform = {
   customerIdForAccessToken: vi.fn(async (t: string) => (t === "good-token" ? "gid://shopify/Customer/42" : null)),

@@ -2,10 +2,10 @@
 // envelope, whatever its bytes (issue 14, items 6-11; docs/decisions/037-api-front-door.md):
 // over real HTTP, through server.ts, never a 500, a reset, an HTML page or a stack trace.
 import { randomUUID } from "node:crypto";
-import { mintKey } from "../../../app/domain/keys/keys.server";
+
 import { startStack, type Stack } from "../../support/stack";
 import { rawRequest, rawSocket, type RawAnswer } from "../../support/raw-http";
-import { createPlanGroup, gid, insertContract } from "../../support/admin-factories";
+import { createContract, createPlanGroup, gid, createKey } from "../../support/fixtures";
 
 let stack: Stack;
 let shop: { domain: string; shopId: string };
@@ -13,7 +13,7 @@ let key: string;
 beforeAll(async () => {
   stack = await startStack({ workers: false });
   shop = await stack.installShop();
-  key = (await mintKey({ shopId: shop.shopId, name: "door", scopes: ["read:subscriptions", "read:plans", "write:subscriptions"], kind: "SECRET" })).key;
+  key = (await createKey({ shopId: shop.shopId, name: "door", scopes: ["read:subscriptions", "read:plans", "write:subscriptions"], kind: "SECRET" })).key;
 });
 afterAll(async () => {
   await stack.close();
@@ -127,17 +127,17 @@ describe("list cursors and limit", () => {
 
     const other = await stack.installShop();
     for (let i = 0; i < 3; i++) await createPlanGroup(other.shopId);
-    const otherKey = (await mintKey({ shopId: other.shopId, name: "o", scopes: ["read:plans"], kind: "SECRET" })).key;
+    const otherKey = (await createKey({ shopId: other.shopId, name: "o", scopes: ["read:plans"], kind: "SECRET" })).key;
     const answer = await get(`/api/admin/v1/plans?limit=1&cursor=${encodeURIComponent(cursor)}`, { Authorization: `Bearer ${otherKey}` });
     expectEnvelope(answer, 400, "invalid_cursor");
   });
 
   it("a subscriptions cursor is bound to the shop as well", async () => {
-    for (let i = 0; i < 2; i++) await insertContract(shop.shopId, { contractGid: gid("SubscriptionContract") });
+    for (let i = 0; i < 2; i++) await createContract(shop.shopId, { contractGid: gid("SubscriptionContract") });
     const first = await get("/api/admin/v1/subscriptions?limit=1");
     expect(first.json.next_cursor).toEqual(expect.any(String));
     const other = await stack.installShop();
-    const otherKey = (await mintKey({ shopId: other.shopId, name: "o", scopes: ["read:subscriptions"], kind: "SECRET" })).key;
+    const otherKey = (await createKey({ shopId: other.shopId, name: "o", scopes: ["read:subscriptions"], kind: "SECRET" })).key;
     const answer = await get(`/api/admin/v1/subscriptions?limit=1&cursor=${encodeURIComponent(first.json.next_cursor)}`, {
       Authorization: `Bearer ${otherKey}`,
     });

@@ -1,9 +1,8 @@
-// Shared fixtures for the kernel tests: shops with unique domains, keys, and test route tables
+// Shared helpers for the kernel tests (shops and keys come from tests/support/fixtures.ts): test route tables
 // run through the real kernel (createSurface) with the real surface configs.
-import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { prisma } from "../../../app/db.server";
-import { mintKey, type KeyKind } from "../../../app/domain/keys/keys.server";
+import type { KeyKind } from "../../../app/domain/keys/keys.server";
 import { issueCustomerSession } from "../../../app/domain/customer/session.server";
 import { afterWhere, KEYSET_ORDER } from "../../../app/domain/shared/paging.server";
 import { keysetPage } from "../../../app/http/cursor.server";
@@ -11,40 +10,16 @@ import { createSurface, type KernelOptions, type SurfaceConfig } from "../../../
 import { defineRoute, type AnyRoute } from "../../../app/http/route";
 import { ApiError } from "../../../app/infra/errors";
 import { ADMIN_SURFACE, CUSTOMER_SURFACE, STOREFRONT_SURFACE } from "../../../app/surfaces/config";
+import { createKey, createShop, type ShopOpts } from "../../support/fixtures";
 
 export const SURFACES: SurfaceConfig[] = [ADMIN_SURFACE, STOREFRONT_SURFACE, CUSTOMER_SURFACE];
-
-export interface ShopOpts {
-  appPlan?: "FREE" | "PRO";
-  partnerDevelopment?: boolean;
-  platformPlanPaid?: boolean;
-  storefrontOrigins?: string[];
-  offlineSession?: boolean;
-}
-
-export async function createShop(opts: ShopOpts = {}) {
-  const domain = `t-${randomUUID()}.myshopify.com`;
-  const shop = await prisma.shop.create({
-    data: {
-      domain,
-      appPlan: opts.appPlan ?? "PRO",
-      partnerDevelopment: opts.partnerDevelopment ?? false,
-      platformPlanPaid: opts.platformPlanPaid ?? true,
-      storefrontOrigins: opts.storefrontOrigins ?? [],
-    },
-  });
-  if (opts.offlineSession !== false) {
-    await prisma.session.create({ data: { id: `offline_${domain}`, shop: domain, state: "", isOnline: false, accessToken: "shpat_test" } });
-  }
-  return shop;
-}
 
 export const TEST_SCOPE = "read:plans" as const; // offered on both key kinds
 /** A scope both key kinds may hold that the test routes do not ask for (a secret key needs one). */
 export const OTHER_SCOPE = "read:bundles" as const;
 
 export async function keyFor(shopId: string, kind: KeyKind, scopes: string[] = [TEST_SCOPE]) {
-  return mintKey({ shopId, name: `test ${kind}`, scopes, kind });
+  return createKey({ shopId, name: `test ${kind}`, scopes, kind });
 }
 
 export function kindFor(surface: SurfaceConfig): KeyKind {

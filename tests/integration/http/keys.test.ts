@@ -1,7 +1,7 @@
 // API keys against the real database: minting, hashing, listing, revocation, expiry.
 import { prisma } from "../../../app/db.server";
 import { authenticateKey, hashSecret, listKeys, mintKey, revokeKey, revokeAllKeys } from "../../../app/domain/keys/keys.server";
-import { createShop } from "./helpers";
+import { createShop } from "../../support/fixtures";
 
 describe("API keys", () => {
   it("stores only a salted HMAC, never the key, and authenticates the key", async () => {

@@ -5,7 +5,8 @@ import { ERROR_CODES } from "../../../app/infra/errors";
 import { issueCustomerSession } from "../../../app/domain/customer/session.server";
 import { bucketKey } from "../../../app/http/rate-limit.server";
 import { REQUEST_ID_RE } from "../../../app/http/request-id.server";
-import { SURFACES, readyRedis, createShop, envelopeOf, keyFor, principalFor, req, testSurface, OTHER_SCOPE, TEST_SCOPE, type Creds } from "./helpers";
+import { SURFACES, readyRedis, envelopeOf, keyFor, principalFor, req, testSurface, OTHER_SCOPE, TEST_SCOPE, type Creds } from "./helpers";
+import { createShop } from "../../support/fixtures";
 import type { SurfaceConfig } from "../../../app/http/kernel.server";
 
 type Case = {

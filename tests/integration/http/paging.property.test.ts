@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { prisma } from "../../../app/db.server";
 import { afterWhere, KEYSET_ORDER } from "../../../app/domain/shared/paging.server";
 import { keysetPage } from "../../../app/http/cursor.server";
-import { createShop } from "./helpers";
+import { createShop } from "../../support/fixtures";
 
 type Row = { id: string; createdAt: Date; kind: "SECRET" | "PUBLISHABLE" };
 const BASE = Date.UTC(2026, 0, 1);

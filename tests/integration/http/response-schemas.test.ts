@@ -5,7 +5,7 @@
 // docs/decisions/045-route-entries.md.
 import { z } from "zod";
 import { prisma } from "../../../app/db.server";
-import { mintKey, PUBLISHED_SCOPES, type Scope } from "../../../app/domain/keys/keys.server";
+import { PUBLISHED_SCOPES, type Scope } from "../../../app/domain/keys/keys.server";
 import type { AnyRoute } from "../../../app/http/route";
 import { adminRoutes } from "../../../app/surfaces/admin/routes";
 import { customerRoutes } from "../../../app/surfaces/customer/routes";
@@ -15,6 +15,7 @@ import type { SurfaceConfig } from "../../../app/http/kernel.server";
 import { seedDemo } from "../../../prisma/seed";
 import { startStack, type Stack } from "../../support/stack";
 import { customerToken, seedCustomerShop } from "../../support/customer-factories";
+import { createKey } from "../../support/fixtures";
 
 const DEMO = "demo-shop.myshopify.com";
 const enc = encodeURIComponent;
@@ -143,11 +144,11 @@ describe("real answers validate against each route's declared response schema", 
       }),
       "DELETE /webhooks/endpoints/:id": async () => ({ path: `/webhooks/endpoints/${enc(await endpointId())}` }),
     };
-    const everything = await mintKey({ shopId, name: "schemas", scopes: [...reads, "write:subscriptions", "manage:webhooks"], kind: "SECRET" });
+    const everything = await createKey({ shopId, name: "schemas", scopes: [...reads, "write:subscriptions", "manage:webhooks"], kind: "SECRET" });
     await runTable(ADMIN_SURFACE, adminRoutes, samples, { Authorization: `Bearer ${everything.key}` });
 
     // Without read:customers the protected fields are null, still inside the same schemas.
-    const narrow = await mintKey({ shopId, name: "schemas narrow", scopes: reads.filter((s) => s !== "read:customers"), kind: "SECRET" });
+    const narrow = await createKey({ shopId, name: "schemas narrow", scopes: reads.filter((s) => s !== "read:customers"), kind: "SECRET" });
     for (const path of ["/gifts?limit=250", c]) {
       const route = adminRoutes.find((r) => r.method === "GET" && r.path === (path === c ? "/subscriptions/:contract_gid" : "/gifts"))!;
       expectValid(route, await call(ADMIN_SURFACE, route, { path }, { Authorization: `Bearer ${narrow.key}` }));
@@ -155,7 +156,7 @@ describe("real answers validate against each route's declared response schema", 
   });
 
   it("Storefront API and Customer API: every route", async () => {
-    const pk = await mintKey({ shopId, name: "schemas pk", scopes: ["read:plans", "read:bundles", "read:mixmatch"], kind: "PUBLISHABLE" });
+    const pk = await createKey({ shopId, name: "schemas pk", scopes: ["read:plans", "read:bundles", "read:mixmatch"], kind: "PUBLISHABLE" });
     const mixMatch = await prisma.mixMatchPlan.findFirstOrThrow({ where: { shopId }, include: { categories: { include: { entries: true } } } });
     const bundle = await prisma.bundle.findFirstOrThrow({ where: { shopId } });
     const storefrontMetafield = await prisma.storefrontMetafield.findFirstOrThrow({ where: { shopId } });

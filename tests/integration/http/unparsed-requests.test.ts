@@ -2,10 +2,11 @@
 // server `npm start` runs (scripts/run-all.ts, NODE_ENV unset as a newcomer would run it):
 // on an /api/ path the JSON error envelope with a request id, elsewhere a plain answer, and
 // never a stack trace or a file path (docs/decisions/093; 037 for the front door).
-import { createAdminShop, createPlanGroup, secretKey } from "../../support/admin-factories";
+
 import { startProcess, type Child } from "../../support/processes";
 import { rawSocket } from "../../support/raw-http";
 import { eventually } from "../../support/stack";
+import { createKey, createPlanGroup, createShop } from "../../support/fixtures";
 
 const port = Number(process.env.PORT) + 90; // ports of its own, beside this worker's stack
 const base = `http://127.0.0.1:${port}`;
@@ -29,9 +30,9 @@ beforeAll(async () => {
       ),
     120_000,
   );
-  const shop = await createAdminShop();
+  const shop = await createShop();
   await createPlanGroup(shop.id);
-  key = await secretKey(shop.id, ["read:plans"]);
+  key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:plans"] })).key;
 }, 180_000);
 afterAll(async () => {
   await app?.stop();

@@ -9,18 +9,12 @@ import { parseCsvRecords } from "../../../app/domain/imports/file";
 import { createImport, dryRun, importErrorFile, startImport } from "../../../app/domain/imports/imports.server";
 import { columnForPlatformField } from "../../../app/domain/imports/plan";
 import { platformFor } from "../../../app/platform/index.server";
-import { startStack, type Stack } from "../../support/stack";
+import { useStack } from "../../support/stack";
 import { exportMigration, importFinished, mirrored, seedCatalogue, seedSubscribers, type Catalogue } from "../../support/imports";
 
 vi.setConfig({ testTimeout: 180_000 });
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack();
 
 const MUTATIONS = ["customerSet", "customerCreate", "customerAddressCreate", "customerPaymentMethodRemoteCreate", "subscriptionContractAtomicCreate"];
 

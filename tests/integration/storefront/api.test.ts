@@ -1,10 +1,10 @@
 // The Storefront API over real HTTP (the built app, the simulator through the production
 // adapter): publishable vs secret key, CORS, live selling plan resolution vs a platform outage,
 // cache headers, and the price preview where the live variant price wins.
-import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys/keys.server";
+
 import { startStack, type Stack } from "../../support/stack";
 import { ALLOWED_ORIGIN, STALE_PLAN_GID, seedStorefrontShop, type StorefrontShop } from "../../support/storefront-factories";
+import { createBundle, createKey, createPlanGroup } from "../../support/fixtures";
 
 let stack: Stack;
 let s: StorefrontShop;
@@ -46,14 +46,14 @@ describe("credentials", () => {
   });
 
   it("checks the key's scopes and the shop: another shop's bundle is 404", async () => {
-    const { key } = await mintKey({ shopId: s.shopId, name: "mm only", scopes: ["read:mixmatch"], kind: "PUBLISHABLE" });
+    const { key } = await createKey({ shopId: s.shopId, name: "mm only", scopes: ["read:mixmatch"], kind: "PUBLISHABLE" });
     const scoped = await get(`/bundles/${s.bundleId}`, { key });
     expect(scoped.status).toBe(403);
     expect(scoped.body.error.code).toBe("insufficient_scope");
     expect((await get(`/mix-match/${s.mixId}`, { key })).status).toBe(200);
 
     const other = await stack.installShop();
-    const { key: otherKey } = await mintKey({ shopId: other.shopId, name: "other", scopes: ["read:bundles"], kind: "PUBLISHABLE" });
+    const { key: otherKey } = await createKey({ shopId: other.shopId, name: "other", scopes: ["read:bundles"], kind: "PUBLISHABLE" });
     const foreign = await get(`/bundles/${s.bundleId}`, { key: otherKey });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe("not_found");
@@ -142,20 +142,17 @@ describe("live selling plan resolution", () => {
   });
 
   it("a group gone from the platform gives selling_plan_id null, never the mirror's id", async () => {
-    const gone = await prisma.sellingPlanGroup.create({
-      data: {
-        shopId: s.shopId,
-        groupGid: "gid://shopify/SellingPlanGroup/888888888",
-        name: "Deleted",
-        cadenceLabel: "x",
-        interval: "MONTH",
-        intervalCount: 1,
-        billingLabel: "x",
-        discountLabel: "x",
-        sellingPlans: { create: [{ sellingPlanGid: STALE_PLAN_GID, name: "old" }] },
-      },
+    const gone = await createPlanGroup(s.shopId, {
+      groupGid: "gid://shopify/SellingPlanGroup/888888888",
+      name: "Deleted",
+      cadenceLabel: "x",
+      interval: "MONTH",
+      intervalCount: 1,
+      billingLabel: "x",
+      discountLabel: "x",
+      sellingPlans: [{ sellingPlanGid: STALE_PLAN_GID, name: "old" }],
     });
-    const bundle = await prisma.bundle.create({ data: { shopId: s.shopId, groupId: gone.id, title: "Retired box", kind: "CURATED" } });
+    const bundle = await createBundle({ shopId: s.shopId, groupId: gone.id, title: "Retired box", kind: "CURATED" });
     const res = await get(`/bundles/${bundle.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ selling_plan_id: null, selling_plans: [] });

@@ -4,16 +4,10 @@
 import { prisma } from "../../../app/db.server";
 import { CLEARED_VALUE, syncStorefrontMetafields } from "../../../app/domain/storefront/sync.server";
 import type { BundlePlanValue, MixMatchValue } from "../../../app/domain/storefront/metafields";
-import { startStack, type Stack } from "../../support/stack";
+import { useStack } from "../../support/stack";
 import { seedStorefrontShop, type StorefrontShop } from "../../support/storefront-factories";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ workers: false });
-}, 60_000);
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack({ workers: false }, 60_000);
 
 type Metafield = { ownerId: string; namespace: string; key: string; type: string; value: string };
 const metafields = async (s: StorefrontShop) =>

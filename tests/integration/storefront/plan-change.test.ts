@@ -4,16 +4,10 @@
 // metafields with the new child plan id.
 import { prisma } from "../../../app/db.server";
 import { CLEARED_VALUE, syncStorefrontMetafields } from "../../../app/domain/storefront/sync.server";
-import { startStack, type Stack } from "../../support/stack";
+import { useStack } from "../../support/stack";
 import { seedStorefrontShop, type StorefrontShop } from "../../support/storefront-factories";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-}, 60_000);
-afterAll(async () => {
-  await stack.close();
-});
+const stack = useStack({}, 60_000);
 
 type Metafield = { ownerId: string; namespace: string; key: string; value: string };
 const metafield = async (s: StorefrontShop, ownerId: string, key: string) =>

@@ -9,7 +9,7 @@ vi.hoisted(() => {
 import { randomUUID } from "node:crypto";
 import { Job } from "bullmq";
 import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys/keys.server";
+
 import { setAppPlan } from "../../../app/domain/shop/lifecycle.server";
 import { RETRY_LADDER_MS } from "../../../app/domain/outbound-webhooks/catalogue";
 import { attemptJobId } from "../../../app/domain/outbound-webhooks/jobs.server";
@@ -19,6 +19,7 @@ import type { WorkerProcess } from "../../support/processes";
 import { postShopifyWebhook } from "../../support/shopify-webhooks";
 import { eventually, startStack, type Stack } from "../../support/stack";
 import { documentedVerifier, makeCert, startDeliveryWorker, startReceiver, type Receiver, type TestCert } from "../../support/webhook-receivers";
+import { createKey } from "../../support/fixtures";
 
 let stack: Stack;
 let cert: TestCert;
@@ -44,7 +45,7 @@ async function receiver(behaviour?: Parameters<typeof startReceiver>[1]) {
 
 async function shopWithKey(plan: "PRO" | "FREE" = "PRO") {
   const shop = await stack.installShop(plan);
-  const { key } = await mintKey({ shopId: shop.shopId, name: "hooks", scopes: ["manage:webhooks"], kind: "SECRET" });
+  const { key } = await createKey({ shopId: shop.shopId, name: "hooks", scopes: ["manage:webhooks"], kind: "SECRET" });
   const api = async <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => {
     const res = await fetch(`${stack.appUrl}/api/admin/v1${path}`, {
       method,
@@ -97,7 +98,7 @@ describe("delivery to real HTTPS receivers", () => {
     const contract = await stack.control.call<{ id: string }>("POST", `${stack.control.shop(shop.domain)}/contracts`, {});
     // The worker process mirrors the contract from its create webhook first.
     await stack.settled(shop.domain, () => prisma.contract.findFirst({ where: { shopId: shop.shopId, contractGid: contract.id } }), 30_000);
-    const { key } = await mintKey({ shopId: shop.shopId, name: "writer", scopes: ["write:subscriptions"], kind: "SECRET" });
+    const { key } = await createKey({ shopId: shop.shopId, name: "writer", scopes: ["write:subscriptions"], kind: "SECRET" });
     const paused = await fetch(`${stack.appUrl}/api/admin/v1/subscriptions/${encodeURIComponent(contract.id)}/pause`, {
       method: "POST",
       headers: { Authorization: `Bearer ${key}`, "Idempotency-Key": randomUUID() },

@@ -4,25 +4,20 @@
 // docs/decisions/054-webhook-management.md. No worker runs here: nothing is dialled.
 import { randomUUID } from "node:crypto";
 import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys/keys.server";
+
 import { setAppPlan } from "../../../app/domain/shop/lifecycle.server";
 import { EVENT_TYPES } from "../../../app/domain/outbound-webhooks/catalogue";
 import { publishEventNow } from "../../../app/domain/outbound-webhooks/publish.server";
-import { startStack, type Stack } from "../../support/stack";
+import { useStack } from "../../support/stack";
+import { createKey } from "../../support/fixtures";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ workers: false });
-}, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useStack({ workers: false }, 120_000);
 
 const PUBLIC_URL = "https://93.184.215.14/hooks";
 
 async function client(scopes: string[] = ["manage:webhooks"], plan: "PRO" | "FREE" = "PRO") {
   const shop = await stack.installShop(plan);
-  const { key } = await mintKey({ shopId: shop.shopId, name: "k", scopes: scopes as never, kind: "SECRET" });
+  const { key } = await createKey({ shopId: shop.shopId, name: "k", scopes: scopes as never, kind: "SECRET" });
   const api = async <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => {
     const res = await fetch(`${stack.appUrl}/api/admin/v1${path}`, {
       method,

@@ -7,15 +7,9 @@ import { prisma } from "../../../app/db.server";
 import { setAppPlan } from "../../../app/domain/shop/lifecycle.server";
 import { publishEventNow } from "../../../app/domain/outbound-webhooks/publish.server";
 import { webhooksPageAction, webhooksPageData } from "../../../app/embedded/webhooks-page.server";
-import { startStack, type Stack } from "../../support/stack";
+import { useStack } from "../../support/stack";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ workers: false });
-}, 120_000);
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useStack({ workers: false }, 120_000);
 
 const PUBLIC_URL = "https://93.184.215.14/hooks";
 

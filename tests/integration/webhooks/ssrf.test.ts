@@ -6,13 +6,14 @@
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { prisma } from "../../../app/db.server";
-import { mintKey } from "../../../app/domain/keys/keys.server";
+
 import { publishEventNow } from "../../../app/domain/outbound-webhooks/publish.server";
 import { secretContext } from "../../../app/domain/outbound-webhooks/deliver.server";
 import { seal } from "../../../app/infra/secret-box.server";
 import type { WorkerProcess } from "../../support/processes";
 import { eventually, startStack, type Stack } from "../../support/stack";
 import { makeCert, startDeliveryWorker, startReceiver, type Receiver } from "../../support/webhook-receivers";
+import { createKey } from "../../support/fixtures";
 
 let stack: Stack;
 let receiver: Receiver;
@@ -89,7 +90,7 @@ describe("endpoint URL rules (SSRF)", () => {
     const rows = table(receiver.port);
     expect(rows.length).toBeGreaterThanOrEqual(40);
     const { shopId } = await stack.installShop();
-    const { key } = await mintKey({ shopId, name: "hooks", scopes: ["manage:webhooks"], kind: "SECRET" });
+    const { key } = await createKey({ shopId, name: "hooks", scopes: ["manage:webhooks"], kind: "SECRET" });
     for (const [url, why] of rows) {
       const res = await fetch(`${stack.appUrl}/api/admin/v1/webhooks/endpoints`, {
         method: "POST",
