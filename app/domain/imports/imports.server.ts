@@ -15,7 +15,8 @@
 import { prisma } from "../../db.server";
 import { ApiError } from "../../infra/errors";
 import { log } from "../../infra/log.server";
-import { QUEUES, enqueue, type ImportRunPayload } from "../../infra/queues.server";
+import { QUEUES, enqueue } from "../../infra/queues.server";
+import { type ImportRunPayload } from "../../infra/job-payloads";
 import { isPlatformError, platformFor, PlatformError, type ShopifyPort } from "../../platform/index.server";
 import { encoder, snakeKey, type Column } from "../shared/format";
 import { MIGRATION_COLUMNS } from "../exports/migration-columns";
