@@ -3,7 +3,7 @@
 // for an import to end.
 import { prisma } from "../../app/db.server";
 import { reconcileShop } from "../../app/domain/subscriptions/mirror.server";
-import { importProgress, type ImportProgress } from "../../app/domain/imports/imports.server";
+import { importProgress, type ImportProgress } from "../../app/domain/imports/progress.server";
 import { createPlanGroup } from "./fixtures";
 import { exportsClient, finished } from "./exports";
 import { eventuallyProgressing, type Stack } from "./stack";

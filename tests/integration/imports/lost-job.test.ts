@@ -5,7 +5,8 @@
 import { UnrecoverableError } from "bullmq";
 import { prisma } from "../../../app/db.server";
 import { env } from "../../../app/env.server";
-import { createImport, runImport, startImport } from "../../../app/domain/imports/imports.server";
+import { runImport } from "../../../app/domain/imports/run.server";
+import { createImport, startImport } from "../../../app/domain/imports/start.server";
 import { requeueLostImports } from "../../../app/domain/imports/sweep.server";
 import { createWorker, QUEUES, queue, queueConnection } from "../../../app/infra/queues.server";
 import { PROCESSORS } from "../../../workers/processors";
