@@ -5,7 +5,7 @@
 // is answered by the API front door (app/surfaces/exports-download.server.ts).
 import { z } from "zod";
 import { ApiError } from "../../infra/errors";
-import { defineRoute, type AnyRoute } from "../../http/route";
+import { defineRoute } from "../../http/route";
 import { decodeCursor, toEnvelope } from "../../http/cursor.server";
 import { clampLimit } from "../../domain/shared/paging.server";
 import { DATASETS, datasetsFor } from "../../domain/exports/datasets.server";
@@ -129,7 +129,7 @@ function requireDatasetScopes(dataset: DatasetName, scopes: readonly string[]): 
   }
 }
 
-export const adminExportRoutes: AnyRoute[] = [
+export const adminExportRoutes = [
   defineRoute({
     method: "POST",
     path: "/exports",

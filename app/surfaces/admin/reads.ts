@@ -3,7 +3,7 @@
 // the values are read by the zod schemas of ../read-queries.ts (unknown enum values and bad
 // timestamps are 400 naming the value), so the domain takes typed options (decision 100).
 import { z } from "zod";
-import { defineRoute, type AnyRoute, type RouteContext } from "../../http/route";
+import { defineRoute, type RouteContext } from "../../http/route";
 import { decodeCursor, toEncodedEnvelope, toEnvelope } from "../../http/cursor.server";
 import { contractGid, rowId } from "../../http/ids";
 import { clampLimit, type EncodedPage, type PageRequest, type PageResult } from "../../domain/shared/paging.server";
@@ -43,7 +43,7 @@ async function listed<T>(query: Q, list: string, filterNames: string[], fetch: (
 
 const readCustomers = (ctx: Pick<RouteContext, "hasScope">) => ctx.hasScope("read:customers");
 
-export const adminReadRoutes: AnyRoute[] = [
+export const adminReadRoutes = [
   defineRoute({
     method: "GET",
     path: "/subscriptions",

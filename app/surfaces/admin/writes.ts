@@ -6,7 +6,7 @@
 // spend the key.
 import { z } from "zod";
 import { contractGid, lineGid } from "../../http/ids";
-import { defineRoute, type AnyRoute, type RouteContext } from "../../http/route";
+import { defineRoute, type RouteContext } from "../../http/route";
 import { beforeMutation } from "../../http/idempotency.server";
 import {
   cancelSubscription,
@@ -31,7 +31,7 @@ const writeContext = (ctx: Pick<RouteContext<{ contract_gid: string }>, "shop" |
   beforeMutation,
 });
 
-export const adminWriteRoutes: AnyRoute[] = [
+export const adminWriteRoutes = [
   defineRoute({
     method: "POST",
     path: "/subscriptions/:contract_gid/pause",

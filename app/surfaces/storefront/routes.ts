@@ -4,7 +4,7 @@
 // (STOREFRONT_SURFACE.cacheMaxAgeSeconds, Vary: Origin, Authorization); errors are not.
 import { z } from "zod";
 import { previewMixMatch, productPlans, storefrontBundle, storefrontMixMatch } from "../../domain/storefront/reads.server";
-import { defineRoute, type AnyRoute } from "../../http/route";
+import { defineRoute } from "../../http/route";
 
 const gidOrNumber = (type: string) =>
   z
@@ -118,7 +118,7 @@ const PricePreview = z.strictObject({
 const id = z.strictObject({ id: z.string().min(1).max(64) });
 const noQuery = z.strictObject({});
 
-export const storefrontRoutes: AnyRoute[] = [
+export const storefrontRoutes = [
   defineRoute({
     method: "GET",
     path: "/products/:product_id/plans",

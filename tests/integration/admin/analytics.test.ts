@@ -59,7 +59,7 @@ describe("GET /analytics/churn", () => {
     expect((await api(key, "GET", "/analytics/churn?range=12mo")).json.range).toBe("12mo");
     const bad = await api(key, "GET", "/analytics/churn?range=1y");
     expect(bad.status).toBe(400);
-    expect(bad.json.error.message).toContain("1y");
+    expect(bad.error?.message).toContain("1y");
   });
 
   it("property: churn and cohorts equal a recount of ended_at over random contracts", async () => {
