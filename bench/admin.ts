@@ -160,7 +160,7 @@ async function main() {
     ON CONFLICT (id) DO NOTHING`);
 
   // App modules read the environment on import: load them only now.
-  const { mintKey } = await import("../app/domain/keys/keys.server");
+  const { createKey } = await import("../tests/support/fixtures");
   const { createSurface } = await import("../app/http/kernel.server");
   const { ADMIN_SURFACE } = await import("../app/surfaces/config");
   const { adminRoutes } = await import("../app/surfaces/admin/routes");
@@ -174,10 +174,9 @@ async function main() {
   const surface = createSurface(ADMIN_SURFACE, adminRoutes, { idempotency: idempotencyHook, now: () => (clock += 600_000) });
   const shop = shopId(0);
   await prisma.apiKey.deleteMany({ where: { shopId: shop } });
-  const { key } = await mintKey({
+  const { key } = await createKey({
     shopId: shop,
     name: "bench",
-    kind: "SECRET",
     scopes: ["read:subscriptions", "read:customers", "read:analytics", "read:plans"],
   });
   const get = async (path: string, token = key) => {
@@ -204,7 +203,7 @@ async function main() {
   }
 
   // Three reads of the same keyset pages with pg: `floor`, pg's defaults (timestamps parsed into
-  // Dates): the direct-pg floor issue 14 measures against; `raw`, timestamps left as the text
+  // Dates): the direct-pg floor the admin bench measures against; `raw`, timestamps left as the text
   // PostgreSQL sends (no cheaper read exists), printed beside it; `json`, what any JSON API must
   // do with the rows (timestamps as ISO strings, map to the API shape, encode, and the client's
   // decode), to show how much of the gap is the kernel and how much is JSON.
@@ -316,7 +315,7 @@ async function main() {
   );
 
   await prisma.apiKey.deleteMany({ where: { shopId: BIG_SHOP } });
-  const big = await mintKey({ shopId: BIG_SHOP, name: "bench", kind: "SECRET", scopes: ["read:analytics"] });
+  const big = await createKey({ shopId: BIG_SHOP, name: "bench", scopes: ["read:analytics"] });
   const targets: Array<[string, string]> = [
     [`shop ${shop} (10,000 of the 1,000,000 contracts)`, key],
     [`shop ${BIG_SHOP} (1,000,000 contracts of its own)`, big.key],
