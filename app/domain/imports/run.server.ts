@@ -16,6 +16,7 @@
 // webhooks, as for any contract.
 import { prisma } from "../../db.server";
 import { validate, DEFAULT_IMPORT_CONCURRENCY } from "./validate.server";
+import { ImportLease } from "./lease.server";
 import { claimBatch, settleBatch, IMPORT_BATCH, BATCHES_IN_FLIGHT, type ItemOutcome, type Settled } from "./ledger.server";
 import { log } from "../../infra/log.server";
 import { isPlatformError, platformFor, PlatformError, type ShopifyPort } from "../../platform/index.server";
@@ -66,30 +67,42 @@ const failedWith = (err: PlatformError): ItemOutcome => ({ status: "failed", col
  * trip and a twelfth of a database round trip beyond the contract itself.
  */
 export async function runImport(importId: string, opts: RunOptions = {}): Promise<"done" | "failed" | "skipped"> {
-  const imp = await prisma.migrationImport.findUnique({ where: { id: importId }, include: { shop: { select: { domain: true } } } });
-  if (!imp || imp.status === "done" || imp.status === "failed" || imp.status === "validated") return "skipped";
+  const lease = await ImportLease.acquire(importId);
+  if (!lease) return "skipped";
+  try {
+    return await runHolding(lease, opts);
+  } catch (err) {
+    await lease.release();
+    throw err;
+  }
+}
+
+async function runHolding(lease: ImportLease, opts: RunOptions): Promise<"done" | "failed" | "skipped"> {
+  const importId = lease.importId;
+  const imp = await prisma.migrationImport.findUniqueOrThrow({ where: { id: importId }, include: { shop: { select: { domain: true } } } });
   await prisma.migrationImport.update({ where: { id: importId }, data: { status: "running", startedAt: imp.startedAt ?? new Date() } });
 
   let port: ShopifyPort;
   try {
     port = await platformFor(imp.shop.domain);
   } catch (err) {
-    return finish(importId, "failed", isPlatformError(err) ? err.message : "The shop is not available");
+    return finish(lease, "failed", isPlatformError(err) ? err.message : "The shop is not available");
   }
   const v = await validate(imp.shopId, port, { fileName: imp.fileName, text: imp.content });
   const todo = await pendingPlans(importId, v.plans);
   const batches = Array.from({ length: Math.ceil(todo.length / IMPORT_BATCH) }, (_, i) => todo.slice(i * IMPORT_BATCH, (i + 1) * IMPORT_BATCH));
-  const run = new ImportRun(imp.shopId, importId, port, opts.concurrency ?? DEFAULT_IMPORT_CONCURRENCY);
+  const run = new ImportRun(imp.shopId, lease, port, opts.concurrency ?? DEFAULT_IMPORT_CONCURRENCY);
   await forEachLimit(batches, BATCHES_IN_FLIGHT, (batch) => run.runBatch(batch));
 
+  if (lease.lost) return "skipped"; // another run holds the import now and will end it
   const fatal = run.fatal;
   if (fatal) {
     const shopGone = fatal instanceof PlatformError && fatal.kind === "shop_unavailable";
     log.warn("import interrupted", { import_id: importId, final: opts.finalAttempt, err: fatal instanceof Error ? fatal : new Error(String(fatal)) });
-    if (shopGone || opts.finalAttempt) return finish(importId, "failed", fatal instanceof Error ? fatal.message : String(fatal));
+    if (shopGone || opts.finalAttempt) return finish(lease, "failed", fatal instanceof Error ? fatal.message : String(fatal));
     throw fatal;
   }
-  return finish(importId, "done", null);
+  return finish(lease, "done", null);
 }
 
 /** Writes the import's items once (a rerun finds them) and answers the plans still pending. */
@@ -122,12 +135,15 @@ class ImportRun {
   private readonly limit: ReturnType<typeof limiter>;
   fatal: unknown = null;
 
+  private readonly importId: string;
+
   constructor(
     private readonly shopId: string,
-    private readonly importId: string,
+    private readonly lease: ImportLease,
     private readonly port: ShopifyPort,
     concurrency: number,
   ) {
+    this.importId = lease.importId;
     this.limit = limiter(concurrency);
   }
 
@@ -150,7 +166,7 @@ class ImportRun {
   }
 
   async runBatch(batch: PlannedContract[]): Promise<void> {
-    if (this.fatal) return;
+    if (this.fatal || this.lease.lost) return;
     const held = await claimBatch(
       this.shopId,
       this.importId,
@@ -169,7 +185,7 @@ class ImportRun {
       await Promise.all(
         live.map((plan) =>
           this.limit(async () => {
-            if (this.fatal) return;
+            if (this.fatal || this.lease.lost) return;
             const email = plan.email.toLowerCase();
             const refusal = refused.get(email);
             if (refusal) return void done.push({ plan, outcome: failedWith(refusal) });
@@ -249,11 +265,8 @@ class ImportRun {
   }
 }
 
-async function finish(importId: string, status: "done" | "failed", message: string | null): Promise<"done" | "failed"> {
-  await prisma.migrationImport.update({
-    where: { id: importId },
-    data: { status, activeSlot: null, finishedAt: new Date(), errorMessage: message?.slice(0, 1000) ?? null },
-  });
-  log.info("import finished", { import_id: importId, status });
+async function finish(lease: ImportLease, status: "done" | "failed", message: string | null): Promise<"done" | "failed" | "skipped"> {
+  if (!(await lease.finish(status, message))) return "skipped";
+  log.info("import finished", { import_id: lease.importId, status });
   return status;
 }
