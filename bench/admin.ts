@@ -165,7 +165,8 @@ async function main() {
   const { ADMIN_SURFACE } = await import("../app/surfaces/config");
   const { adminRoutes } = await import("../app/surfaces/admin/routes");
   const { idempotencyHook } = await import("../app/http/idempotency.server");
-  const { SUBSCRIPTION_COLUMNS, subscriptionJson } = await import("../app/domain/subscriptions/reads.server");
+  const { SUBSCRIPTION_COLUMNS, contractRowView } = await import("../app/domain/subscriptions/reads.server");
+  const { subscriptionJson } = await import("../app/surfaces/admin/wire");
   const { prisma } = await import("../app/db.server");
   const { redis } = await import("../app/infra/redis.server");
   const { isoFromPgTimestamp, timestampTypes } = await import("../app/infra/pg.server");
@@ -225,7 +226,7 @@ async function main() {
         ...(TYPES[mode] ? { types: TYPES[mode] } : {}),
       });
       const page = r.rows.slice(0, 250);
-      if (mode === "json") JSON.parse(JSON.stringify({ data: page.map(subscriptionJson), next_cursor: null }));
+      if (mode === "json") JSON.parse(JSON.stringify({ data: page.map((r) => subscriptionJson(contractRowView(r))), next_cursor: null }));
       rows += page.length;
       if (r.rows.length <= 250) break;
       after = page[page.length - 1] as { created_at: Date | string; id: string };

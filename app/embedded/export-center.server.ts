@@ -13,7 +13,7 @@ import { CONTENT_TYPE, encoder, exportFilename } from "../domain/shared/format";
 import { recentExports } from "../domain/exports/jobs.server";
 import { streamDataset } from "../domain/exports/stream.server";
 import { subscriptionFilterSql } from "../domain/subscriptions/filters.server";
-import { createExportBody } from "../surfaces/admin/exports";
+import { createExportBody, exportJobJson } from "../surfaces/admin/exports";
 import { issueMessage } from "../surfaces/subscription-filters";
 
 const LABELS: Record<string, string> = {
@@ -33,7 +33,7 @@ export async function exportCenterData(shopDomain: string) {
     pro: shop?.appPlan === "PRO",
     upgradeUrl: UPGRADE_URL,
     datasets: DATASET_NAMES.map((n) => ({ name: n, label: LABELS[n], description: DATASETS[n].description, takesFilters: DATASETS[n].takesFilters })),
-    jobs: shop ? await recentExports(shop.id) : [],
+    jobs: shop ? (await recentExports(shop.id)).map(exportJobJson) : [],
   };
 }
 
