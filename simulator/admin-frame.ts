@@ -53,7 +53,7 @@ nav#app-nav a:hover{background:#e3e3e3}nav#app-nav a[aria-current=page]{backgrou
 iframe{border:0;width:100%;height:100%;display:block;background:#fff}
 #toasts{position:fixed;bottom:24px;left:50%;transform:translateX(-50%);display:flex;flex-direction:column;gap:8px;z-index:10}
 #toasts div{background:#1a1a1a;color:#fff;padding:10px 16px;border-radius:8px;font-size:14px}
-@media (max-width:768px){#menu-toggle{display:block}.shell{grid-template-columns:1fr;grid-template-rows:auto 1fr}
+@media (max-width:768px){#menu-toggle{display:block}.shell{grid-template-columns:1fr;grid-template-rows:auto 1fr}.shell>main{grid-row:2;min-height:0}
 nav#app-nav{display:none;border-right:0;border-bottom:1px solid #d4d4d4}nav#app-nav.open{display:block}}
 </style></head>
 <body><header><span class="title">Shopify admin (simulated) · ${escapeHtml(shopDomain)} · Apps › Subscriptions Service</span>
