@@ -7,6 +7,8 @@ import { DEFAULT_LIMIT, MAX_LIMIT, clampLimit } from "../../../app/domain/shared
 import { parseEnv } from "../../../app/env.server";
 import { applyLocalDefaults } from "../../../app/infra/local-env";
 import { errorsHtml } from "../../../app/surfaces/docs.server";
+import { NOTIFICATION_EVENT_NAMES } from "../../../app/surfaces/notification-events";
+import { NOTIFICATION_EVENTS } from "../../../prisma/demo-data";
 
 const s = 1000;
 const m = 60 * s;
@@ -61,5 +63,12 @@ describe("the spec's literal values", () => {
   it("a page is 50 rows by default and at most 250, an over-large value clamped", () => {
     expect([DEFAULT_LIMIT, MAX_LIMIT]).toEqual([50, 250]);
     expect([clampLimit(undefined), clampLimit("251"), clampLimit("100000"), clampLimit("250")]).toEqual([50, 250, 250, 250]);
+  });
+});
+
+describe("the notification event catalogue", () => {
+  it("holds every event the demo log is seeded with", () => {
+    const names: readonly string[] = NOTIFICATION_EVENT_NAMES;
+    for (const n of NOTIFICATION_EVENTS) expect(names, n.event).toContain(n.event);
   });
 });
