@@ -35,6 +35,8 @@ const ShopBody = z.object({
   scope: z.string().optional(),
 });
 
+const ShopPlanPatchBody = z.object({ displayName: z.string().min(1).optional(), partnerDevelopment: z.boolean().optional() }).strict();
+
 const ProductBody = z.object({
   title: z.string().min(1),
   imageUrl: z.string().nullable().optional(),
@@ -254,6 +256,18 @@ const ROUTES: [string, RegExp, Handler][] = [
     },
   ],
   ["GET", /^\/_sim\/shops\/([^/]+)$/, (core, [d]) => shopSummary(requireShop(core, d))],
+  [
+    "PATCH",
+    /^\/_sim\/shops\/([^/]+)$/,
+    (core, [d], body) => {
+      // The merchant changes the store's Shopify plan (a development store moving to a paid plan).
+      // Shopify sends this app no webhook for it: the app learns it by reading shop.plan.
+      const shop = requireShop(core, d);
+      Object.assign(shop.plan, parse(ShopPlanPatchBody, body));
+      core.changed();
+      return shopSummary(shop);
+    },
+  ],
   [
     "POST",
     /^\/_sim\/shops\/([^/]+)\/uninstall$/,

@@ -10,6 +10,7 @@ import { ApiError, type ErrorCode } from "../infra/errors";
 import { log } from "../infra/log.server";
 import type { KeyKind, Scope } from "../domain/keys/keys.server";
 import { planAllowsApi } from "../domain/shop/shops.server";
+import { refreshPlanIfStale } from "../domain/shop/plan-freshness.server";
 import { recordKeyUsage } from "../domain/keys/usage.server";
 import { authenticateRequest, authenticateSession } from "./auth.server";
 import { readBody } from "./body.server";
@@ -140,7 +141,9 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
       if (config.customerSession && !(match.kind === "found" && match.route.session === false)) {
         customerId = authenticateSession(request, principal);
       }
-      // 3. plan gate (above scope: /docs#section/Conventions)
+      // 3. plan gate (above scope: /docs#section/Conventions). A row older than 60 s starts a
+      // background re-read from Shopify; this request is answered from the row (decision 102).
+      void refreshPlanIfStale(principal.shop, { client: options.redis });
       if (!planAllowsApi(principal.shop)) {
         throw new ApiError("plan_upgrade_required", "The Developer API requires the Pro plan (development stores: a paid platform plan plus Pro).");
       }
