@@ -101,7 +101,6 @@ function errorCodesFor(surface: SurfaceConfig, route: AnyRoute): ErrorCode[] {
   ];
   if (route.scopes.length) codes.push("insufficient_scope");
   if (route.params || route.query || route.body || route.requiresIdempotencyKey) codes.push("invalid_request");
-  if (surface.cors) codes.push("forbidden");
   for (const c of route.errorCodes ?? []) if (!codes.includes(c)) codes.push(c);
   codes.push("internal_error");
   return codes;

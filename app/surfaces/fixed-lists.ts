@@ -4,7 +4,7 @@
 // opaque next_cursor of the previous page (400 invalid_cursor when it does not verify). With the
 // default limit every one of them fits one page. The position is the row's index in the set's
 // fixed order, carried in the same signed cursor as a keyset;
-// docs/decisions/101-list-limits-and-endpoint-paging.md.
+// docs/decisions/120-list-limits-and-endpoint-paging.md.
 import { z } from "zod";
 import { ApiError } from "../infra/errors";
 import { clampLimit } from "../domain/shared/paging.server";

@@ -3,7 +3,7 @@
 // rule for every enum query parameter, /docs#section/Decisions-on-open-points), never an empty
 // list that looks like "none sent". The mail path's own catalogue of message kinds joins this list
 // when it lands; until then these are the events the notification log holds (the demo seed writes
-// the same names, checked by tests/unit/foundation/spec-literals.test.ts).
+// the same names, checked by tests/unit/foundation/contract-literals.test.ts).
 export const NOTIFICATION_EVENT_NAMES = [
   "renewal_reminder",
   "order_confirmation",

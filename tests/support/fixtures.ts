@@ -33,7 +33,7 @@ export interface ShopOpts {
   installedAt?: Date;
   /**
    * When the plan facts were last read from Shopify; default now, so the gate's 60 s re-read
-   * (decision 102) leaves the row as the test wrote it. null: stale at once.
+   * (decision 121) leaves the row as the test wrote it. null: stale at once.
    */
   planCheckedAt?: Date | null;
   /** An offline session row (what the GraphQL adapter reads); default true. */

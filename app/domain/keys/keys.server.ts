@@ -163,7 +163,7 @@ export interface AuthenticatedShop {
   appPlan: "FREE" | "PRO";
   partnerDevelopment: boolean;
   platformPlanPaid: boolean;
-  /** When the plan facts above were last read from Shopify (the gate's freshness, decision 102). */
+  /** When the plan facts above were last read from Shopify (the gate's freshness, decision 121). */
   planCheckedAt: Date | null;
   /** Shop.storefrontOrigins + PortalConfig.allowedOrigins (CORS allowlist inputs). */
   storefrontOrigins: string[];

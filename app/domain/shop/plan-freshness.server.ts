@@ -1,4 +1,4 @@
-// The plan gate is at most 60 seconds stale (/docs#section/Conventions; docs/decisions/102-plan-gate-freshness.md).
+// The plan gate is at most 60 seconds stale (/docs#section/Conventions; docs/decisions/121-plan-gate-freshness.md).
 // The gate reads the shop row the key lookup joins on every request; Shopify's billing state
 // reaches that row from the app_subscriptions/update webhook and the Plan page. A lost webhook
 // (or a change Shopify sends none for: a development store moving to a paid plan) would leave
@@ -15,7 +15,7 @@ import { log } from "../../infra/log.server";
 import { redis as sharedRedis } from "../../infra/redis.server";
 import { syncPlanFromBilling } from "./app-plan.server";
 
-/** The spec's freshness bound of the plan gate. */
+/** The plan gate's freshness bound (/docs#section/Conventions, Limits). */
 export const PLAN_MAX_AGE_MS = 60_000;
 
 export interface PlanFreshnessShop {

@@ -103,7 +103,8 @@ describe("Customer API", () => {
       expect(err.headers.get("Access-Control-Expose-Headers")).toContain("X-Service-Request-Id");
     }
     const bad = await customerApi.handle(req(S, "GET", "/config", creds, { headers: { Origin: "https://evil.example" } }));
-    expect(bad.status).toBe(403);
+    expect(bad.status).toBe(401);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("invalid_credential");
     expect(bad.headers.get("Access-Control-Allow-Origin")).toBeNull();
   });
 });

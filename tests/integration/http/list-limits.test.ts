@@ -3,7 +3,7 @@
 // the list envelope { data, next_cursor } paged by keyset (/docs#section/Conventions). Each keyset
 // list gets 260 rows so both the default and the clamp show; the short fixed lists (the event
 // catalogue, the export datasets, a bundle's boxes) take limit and cursor too
-// (docs/decisions/101-list-limits-and-endpoint-paging.md). Also here: the /notifications event
+// (docs/decisions/120-list-limits-and-endpoint-paging.md). Also here: the /notifications event
 // filter refuses a name outside the catalogue.
 import { prisma } from "../../../app/db.server";
 import { createBundle, createBundleBox, createContracts, createKey, createPlanGroup, gid } from "../../support/fixtures";

@@ -1,4 +1,4 @@
-// The plan gate is at most 60 seconds stale (/docs#section/Conventions; docs/decisions/102-plan-gate-freshness.md),
+// The plan gate is at most 60 seconds stale (/docs#section/Conventions; docs/decisions/121-plan-gate-freshness.md),
 // over real HTTP against the built app and the simulator, with the webhook that would have told
 // the app lost: a Pro charge cancelled at Shopify (app_subscriptions/update never arrives) is
 // enforced from the first request after the row is older than 60 s; a development store that moves

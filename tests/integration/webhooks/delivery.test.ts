@@ -75,7 +75,7 @@ const publish = (shopId: string, type: "subscription.paused" | "subscription.can
     },
   });
 
-/** The spec's ladder as the spec writes it (0 s, 30 s, 2 m, 10 m, 1 h, 6 h), not the code's table. */
+/** The ladder as /docs publishes it (0 s, 30 s, 2 m, 10 m, 1 h, 6 h), written out here, not read from the code's table. */
 const SPEC_LADDER_MS = [0, 30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000, 6 * 60 * 60_000];
 
 const deliveryFor = (eventId: string) =>

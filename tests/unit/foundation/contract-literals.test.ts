@@ -1,4 +1,4 @@
-// The spec's own numbers, written here as the spec writes them, never read back from the code:
+// The contract's own numbers (/docs, /docs/api/errors), written out here, never read back from the code:
 // a test that compared the code with its own tables would pass whatever the tables said. If one
 // of these fails, the code moved away from the contract (/docs#section/Conventions, /docs/api/errors).
 import { ERROR_CODES } from "../../../app/infra/errors";
@@ -14,7 +14,7 @@ const s = 1000;
 const m = 60 * s;
 const h = 60 * m;
 
-/** Document 1, Errors: the code list with its statuses. Add-only: a code may be added, never dropped. */
+/** The error code list with its statuses (/docs/api/errors). Add-only: a code may be added, never dropped. */
 const SPEC_ERROR_CODES: Record<string, number> = {
   missing_credential: 401,
   invalid_credential: 401,
