@@ -15,6 +15,7 @@ import { createCustomer, findPaymentMethod, mintCustomerAccessToken } from "./st
 import { createSellingPlanGroup, updateSellingPlanGroup } from "./store/selling-plans";
 import { createProduct, installShop } from "./store/shops";
 import { setPaymentBehavior } from "./subscription-billing";
+import { STOREFRONT_CONTROL_ROUTES } from "./control-storefront";
 import type { HttpAnswer } from "./http-answer";
 
 const Interval = z.enum(["DAY", "WEEK", "MONTH", "YEAR"]);
@@ -34,8 +35,6 @@ const ShopBody = z.object({
   accessToken: z.string().min(8).optional(),
   scope: z.string().optional(),
 });
-
-const ShopPlanPatchBody = z.object({ displayName: z.string().min(1).optional(), partnerDevelopment: z.boolean().optional() }).strict();
 
 const ProductBody = z.object({
   title: z.string().min(1),
@@ -256,18 +255,6 @@ const ROUTES: [string, RegExp, Handler][] = [
     },
   ],
   ["GET", /^\/_sim\/shops\/([^/]+)$/, (core, [d]) => shopSummary(requireShop(core, d))],
-  [
-    "PATCH",
-    /^\/_sim\/shops\/([^/]+)$/,
-    (core, [d], body) => {
-      // The merchant changes the store's Shopify plan (a development store moving to a paid plan).
-      // Shopify sends this app no webhook for it: the app learns it by reading shop.plan.
-      const shop = requireShop(core, d);
-      Object.assign(shop.plan, parse(ShopPlanPatchBody, body));
-      core.changed();
-      return shopSummary(shop);
-    },
-  ],
   [
     "POST",
     /^\/_sim\/shops\/([^/]+)\/uninstall$/,
@@ -506,10 +493,19 @@ const ROUTES: [string, RegExp, Handler][] = [
 ];
 
 export async function handleControl(core: SimCore, method: string, path: string, query: URLSearchParams, body: unknown): Promise<HttpAnswer> {
+  const extra = STOREFRONT_CONTROL_ROUTES.find(([m, re]) => m === method && re.test(path));
+  if (extra) {
+    const run: Handler = (c, [d], b) => extra[2](c, requireShop(c, d), b);
+    return handleControlRoute(core, [method, extra[1], run], path, query, body);
+  }
   const matching = ROUTES.filter(([, re]) => re.test(path));
   if (matching.length === 0) return { status: 404, body: { error: `No control endpoint ${path}` } };
   const route = matching.find(([m]) => m === method);
   if (!route) return { status: 405, body: { error: `Use ${matching.map(([m]) => m).join(" or ")} for ${path}` } };
+  return handleControlRoute(core, route, path, query, body);
+}
+
+async function handleControlRoute(core: SimCore, route: [string, RegExp, Handler], path: string, query: URLSearchParams, body: unknown): Promise<HttpAnswer> {
   const params = (route[1].exec(path) ?? []).slice(1).map(decodeURIComponent);
   try {
     return { status: 200, body: await route[2](core, params, body, query) };

@@ -82,7 +82,7 @@ it("a development store that moves to a paid plan (Shopify sends no webhook) is 
   await approvePro(shop);
   expect(await shop.call()).toBe("plan_upgrade_required");
 
-  await stack.control.call("PATCH", stack.control.shop(shop.domain), { partnerDevelopment: false, displayName: "Basic" });
+  await stack.control.call("PATCH", `${stack.control.shop(shop.domain)}/plan`, { partnerDevelopment: false, displayName: "Basic" });
   expect(await shop.call()).toBe("plan_upgrade_required"); // the row is fresh: not re-read yet
 
   await age(shop.shopId, 61);
