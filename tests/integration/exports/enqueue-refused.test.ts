@@ -7,8 +7,9 @@
 // (docs/decisions/011-rate-limiter.md), so the requests themselves still pass.
 vi.hoisted(() => {
   const port = 57 + Number(process.env.PORT ?? "22000");
+  // vi.hoisted runs before the imports: node's own module through the CommonJS loader.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { execFileSync } = require("node:child_process") as typeof import("node:child_process");
+  const { execFileSync } = require("node:child_process") as { execFileSync: (file: string, args: string[]) => Buffer };
   execFileSync("redis-server", [
     "--port",
     String(port),
