@@ -20,6 +20,7 @@ import {
 } from "./store/customers";
 import { setMetafields } from "./store/metafields";
 import { createBillingAttempt, gqlBillingAttempt } from "./subscription-billing";
+import { appClientIdOf, createMetafieldDefinition, gqlMetafieldDefinition, updateMetafieldDefinition } from "./store/metafield-definitions";
 import { cancelAppSubscription, confirmationUrl, createAppSubscription, gqlAppInstallation, gqlAppSubscription } from "./billing";
 import {
   connection,
@@ -259,6 +260,16 @@ export const MUTATION: Record<string, RootResolver> = {
     ["contract"],
   ),
 
+  metafieldDefinitionCreate: mutation(
+    (a, { core, shop }) => createMetafieldDefinition(core.state, shop, a.definition, appClientIdOf(core.config.apiKey), core.now()),
+    (d) => ({ createdDefinition: gqlMetafieldDefinition(d) }),
+    ["createdDefinition"],
+  ),
+  metafieldDefinitionUpdate: mutation(
+    (a, { core, shop }) => updateMetafieldDefinition(shop, a.definition, appClientIdOf(core.config.apiKey)),
+    (d) => ({ updatedDefinition: gqlMetafieldDefinition(d), validationJob: null }),
+    ["updatedDefinition", "validationJob"],
+  ),
   metafieldsSet: mutation(
     (a, { core, shop }) => setMetafields(core.state, shop, a.metafields, core.now()),
     (metafields) => ({ metafields: metafields.map((m) => ({ __typename: "Metafield", ...m })) }),

@@ -154,6 +154,19 @@ export interface Metafield {
   updatedAt: string;
 }
 
+/** A metafield definition (simulator/store/metafield-definitions.ts); namespace stored resolved (app--<id>). */
+export interface MetafieldDefinition {
+  id: string;
+  name: string;
+  namespace: string;
+  key: string;
+  type: string;
+  ownerType: string;
+  description: string | null;
+  access: { storefront: "NONE" | "PUBLIC_READ"; admin: string };
+  createdAt: string;
+}
+
 export interface Email {
   id: string;
   kind: "payment_method_update";
@@ -166,7 +179,7 @@ export interface Email {
 export interface OperationRecord {
   seq: number;
   at: string;
-  api: "admin" | "customer_account" | "oauth" | "billing";
+  api: "admin" | "customer_account" | "oauth" | "billing" | "storefront";
   operation: string;
   variables: Record<string, unknown>;
   /** graphql_errors: the document did not validate against the schema, or its variables did not fit. */
@@ -219,6 +232,10 @@ export interface ShopState {
   /** Subscription billing attempts by id, and "<contract id>|<idempotency key>" → id (absent in older state files). */
   billingAttempts?: Record<string, BillingAttempt>;
   billingAttemptKeys?: Record<string, string>;
+  /** Metafield definitions by "<owner type>|<resolved namespace>|<key>" (store/metafield-definitions.ts); absent in older state files. */
+  metafieldDefinitions?: Record<string, MetafieldDefinition>;
+  /** Storefront API access tokens (a headless storefront's credential) → when made; absent in older state files. */
+  storefrontAccessTokens?: Record<string, { createdAt: string }>;
 }
 
 export interface SimState {

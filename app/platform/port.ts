@@ -81,6 +81,16 @@ export interface MetafieldInput {
   value: string;
 }
 
+export interface MetafieldDefinitionSpec {
+  name: string;
+  namespace: string;
+  key: string;
+  type: string;
+  ownerType: "PRODUCT";
+  description?: string;
+  access: { storefront: "PUBLIC_READ" | "NONE" };
+}
+
 export interface PlatformVariant {
   id: string;
   productId: string;
@@ -242,6 +252,11 @@ export interface ShopifyPort {
   /** Whether the variant is sold on the group (false for an unknown group or variant). */
   sellingPlanGroupAppliesToVariant(groupGid: string, variantGid: string): Promise<boolean>;
   setMetafields(metafields: MetafieldInput[]): Promise<void>;
+  /**
+   * Creates the metafield definition, or sets the access of the existing one (same owner type,
+   * namespace and key). Returns the namespace as Shopify resolved it (`$app` → `app--<id>`).
+   */
+  ensureMetafieldDefinition(definition: MetafieldDefinitionSpec): Promise<{ namespace: string; created: boolean }>;
   /** Unknown ids are left out of the answer. */
   getVariants(variantGids: string[]): Promise<PlatformVariant[]>;
   /** Batched by 250 ids; unknown ids are left out of the answer. */

@@ -14,6 +14,7 @@ import { SUBSCRIPTION_FILTER_STATUSES, type SubscriptionFilterOptions } from "..
 import { PLAN_STATUSES, type PlanFilters } from "../domain/catalog/selling-plans.server";
 import { GIFT_STATUSES, type GiftFilters } from "../domain/gifts/gifts.server";
 import { NOTIFICATION_STATUSES, type NotificationFilters } from "../domain/notifications/notifications.server";
+import { NOTIFICATION_EVENT_NAMES } from "./notification-events";
 import { RANGES, WINDOWS, type Range, type Window } from "../domain/insights/analytics.server";
 
 type Values = Record<string, string | undefined>;
@@ -70,7 +71,6 @@ const timestamp = (name: string) =>
     });
 
 const PERIOD = /^(\d{4})-(0[1-9]|1[0-2])$/;
-const EVENT_NAME = /^[a-z][a-z0-9_.]{0,63}$/;
 
 /** GET /subscriptions: status, plan_id (a selling plan group), customer_id, updated_after. */
 export const subscriptionListQuery = z
@@ -96,14 +96,7 @@ export const giftListQuery = z.object({ status: oneOf("status", GIFT_STATUSES) }
 /** GET /notifications: event, status, customer_id. */
 export const notificationListQuery = z
   .object({
-    event: z
-      .string()
-      .optional()
-      .transform((raw, ctx) => {
-        const v = given(raw);
-        if (v === undefined || EVENT_NAME.test(v)) return v;
-        return refuse(ctx, `event "${v}" is not a notification event name (e.g. renewal_reminder)`);
-      }),
+    event: oneOf("event", NOTIFICATION_EVENT_NAMES),
     status: oneOf("status", NOTIFICATION_STATUSES),
     customer_id: gid("customer_id", "Customer"),
   })

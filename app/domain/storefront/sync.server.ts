@@ -6,6 +6,7 @@
 import { prisma } from "../../db.server";
 import type { SellingPlanGroupWebhook } from "../../infra/job-payloads";
 import { log } from "../../infra/log.server";
+import { ensureStorefrontDefinitions } from "./definitions.server";
 import { STOREFRONT_METAFIELDS, type BundlePlanValue, type MixMatchValue, type StorefrontMetafieldKey } from "./metafields";
 import { livePlatform, resolveGroupsLive, sellingPlanFields, type LiveGroup } from "../catalog/selling-plans-live.server";
 
@@ -109,6 +110,8 @@ async function desiredMetafields(shopId: string, shopDomain: string): Promise<Ma
 export async function syncStorefrontMetafields(shopDomain: string, opts: { force?: boolean } = {}): Promise<StorefrontSyncReport> {
   const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true, installState: true } });
   if (!shop || shop.installState !== "INSTALLED") return { products: 0, written: 0, cleared: 0 };
+  // The definitions first: without storefront access the values are invisible to a headless storefront (decision 123).
+  await ensureStorefrontDefinitions(shopDomain);
   // One sync per shop at a time: a slower sync that resolved before a plan change must not
   // overwrite the newer one's values. The lock lives as long as this transaction.
   return prisma.$transaction(

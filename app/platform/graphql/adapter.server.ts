@@ -19,6 +19,14 @@ import { PAYMENT_METHOD_SEND_UPDATE_EMAIL, mapPaymentMethodSendUpdateEmail, type
 import { SELLING_PLAN_GROUP_GET, mapSellingPlanGroupGet, type SellingPlanGroupGetResult } from "./selling-plan-group-get";
 import { mapSellingPlanGroupApplies, SELLING_PLAN_GROUP_APPLIES, type SellingPlanGroupAppliesResult } from "./selling-plan-group-applies";
 import { METAFIELDS_SET, METAFIELDS_SET_MAX, mapMetafieldsSet, type MetafieldsSetResult } from "./metafields-set";
+import {
+  METAFIELD_DEFINITION_CREATE,
+  METAFIELD_DEFINITION_UPDATE,
+  mapMetafieldDefinitionCreate,
+  mapMetafieldDefinitionUpdate,
+  type MetafieldDefinitionCreateResult,
+  type MetafieldDefinitionUpdateResult,
+} from "./metafield-definition-create";
 import { PRODUCT_SELLING_PLAN_GROUPS, mapProductSellingPlanGroups, type ProductSellingPlanGroupsResult } from "./product-selling-plan-groups";
 import { VARIANTS_GET, mapVariantsGet, type VariantsGetResult } from "./variants-get";
 import { CUSTOMERS_GET, mapCustomersGet, type CustomersGetResult } from "./customers-get";
@@ -150,6 +158,18 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
       for (let i = 0; i < metafields.length; i += METAFIELDS_SET_MAX) {
         mapMetafieldsSet(await gql<MetafieldsSetResult>(METAFIELDS_SET, { metafields: metafields.slice(i, i + METAFIELDS_SET_MAX) }));
       }
+    },
+
+    async ensureMetafieldDefinition(d) {
+      const { access, ...identity } = d;
+      const created = mapMetafieldDefinitionCreate(await gql<MetafieldDefinitionCreateResult>(METAFIELD_DEFINITION_CREATE, { definition: d }));
+      if (created) return { namespace: created.namespace, created: true };
+      // It exists (a reinstall, an older version of the app): its access is set to what is asked.
+      const { namespace, key, ownerType } = identity;
+      const updated = mapMetafieldDefinitionUpdate(
+        await gql<MetafieldDefinitionUpdateResult>(METAFIELD_DEFINITION_UPDATE, { definition: { namespace, key, ownerType, access } }),
+      );
+      return { namespace: updated?.namespace ?? namespace, created: false };
     },
 
     async getVariants(ids) {
