@@ -249,6 +249,7 @@ export function gqlShop(s: ShopState) {
     contactEmail: s.email,
     myshopifyDomain: s.domain,
     currencyCode: s.currencyCode,
+    ianaTimezone: s.ianaTimezone ?? "UTC",
     plan: {
       displayName: s.plan.displayName,
       publicDisplayName: s.plan.displayName,

@@ -199,6 +199,8 @@ export interface ShopState {
   name: string;
   email: string;
   currencyCode: string;
+  /** IANA zone of the shop's calendar (absent in older state files: UTC). */
+  ianaTimezone?: string;
   plan: { displayName: string; partnerDevelopment: boolean; shopifyPlus: boolean };
   createdAt: string;
   installation: { accessToken: string; scope: string; installedAt: string } | null;

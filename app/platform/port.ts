@@ -98,6 +98,8 @@ export interface PlatformShop {
   currencyCode: string;
   planDisplayName: string;
   partnerDevelopment: boolean;
+  /** The shop's IANA time zone: the calendar plan anchors count in. */
+  ianaTimezone: string;
 }
 
 export interface PlatformAddress {

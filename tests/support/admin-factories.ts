@@ -7,13 +7,14 @@ import { idempotencyHook } from "../../app/http/idempotency.server";
 import { ADMIN_SURFACE } from "../../app/surfaces/config";
 import { adminReadRoutes } from "../../app/surfaces/admin/reads";
 import { adminWriteRoutes } from "../../app/surfaces/admin/writes";
+import { adminSchedulePreviewRoutes } from "../../app/surfaces/schedule-preview";
 import { uniq } from "./fixtures";
 
 export const ALL_READ_SCOPES = PUBLISHED_SCOPES.filter((s) => s.startsWith("read:"));
 
 // The rate-limit clock jumps ten minutes per request, so the bucket is always full in tests.
 let clock = Date.now();
-export const adminSurface = createSurface(ADMIN_SURFACE, [...adminReadRoutes, ...adminWriteRoutes], {
+export const adminSurface = createSurface(ADMIN_SURFACE, [...adminReadRoutes, ...adminSchedulePreviewRoutes, ...adminWriteRoutes], {
   idempotency: idempotencyHook,
   now: () => (clock += 600_000),
 });

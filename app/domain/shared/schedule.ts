@@ -1,5 +1,5 @@
 // The schedule engine: every billing and shipment date the app computes comes from here
-// (docs/decisions/101-schedule-engine.md). Pure: no clock, no database, no Shopify.
+// (docs/decisions/110-schedule-engine.md). Pure: no clock, no database, no Shopify.
 //
 // Dates are calendar days in the shop's IANA time zone (Shopify's `shop { ianaTimezone }`): an
 // anchor "the 15th" is the 15th on the shop's wall clock, whatever the UTC offset that day. An
@@ -14,7 +14,7 @@
 // Anchored plans bill on `anchorDay` (clamped to the month's length: 31 in February is the 28th
 // or 29th) of each month in `anchorMonths`, or, when that is empty, every `intervalCount` months
 // counted from the subscriber's first anchor. The first charge follows Shopify's
-// preAnchorBehavior with the cutoff (/docs#section/Schedules):
+// preAnchorBehavior with the cutoff (/docs#tag/Plans):
 //   NEXT: the order waits for the next anchor; inside the cutoff (fewer than cutoffDays days
 //         before it) it skips to the anchor after. The first charge is on that anchor.
 //   ASAP: the order is charged and shipped at once and renews on the next anchor; inside the

@@ -6,5 +6,6 @@ import { adminReadRoutes } from "./reads";
 import { adminWriteRoutes } from "./writes";
 import { adminExportRoutes } from "./exports";
 import { adminWebhookRoutes } from "./webhooks";
+import { adminSchedulePreviewRoutes } from "../schedule-preview";
 
-export const adminRoutes: AnyRoute[] = [...adminReadRoutes, ...adminWriteRoutes, ...adminExportRoutes, ...adminWebhookRoutes];
+export const adminRoutes: AnyRoute[] = [...adminReadRoutes, ...adminSchedulePreviewRoutes, ...adminWriteRoutes, ...adminExportRoutes, ...adminWebhookRoutes];

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { previewMixMatch, productPlans, storefrontBundle, storefrontMixMatch } from "../../domain/storefront/reads.server";
 import { defineRoute, type AnyRoute } from "../../http/route";
+import { storefrontSchedulePreviewRoutes } from "../schedule-preview";
 
 const gidOrNumber = (type: string) =>
   z
@@ -189,4 +190,5 @@ export const storefrontRoutes: AnyRoute[] = [
       body: await previewMixMatch({ shopId: ctx.shop.id, shopDomain: ctx.shop.domain, id: ctx.params.id, variantGids: ctx.query.variant_ids }),
     }),
   }),
+  ...storefrontSchedulePreviewRoutes,
 ];

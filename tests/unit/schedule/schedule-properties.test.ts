@@ -1,4 +1,4 @@
-// Invariants of the schedule engine (docs/decisions/101-schedule-engine.md), checked on random
+// Invariants of the schedule engine (docs/decisions/110-schedule-engine.md), checked on random
 // plans and dates: the table test pins the exact days, these keep every other day honest.
 import fc from "fast-check";
 import {

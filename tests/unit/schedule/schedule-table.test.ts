@@ -1,4 +1,4 @@
-// Hand-checked dates of the schedule engine (docs/decisions/101-schedule-engine.md): each row was
+// Hand-checked dates of the schedule engine (docs/decisions/110-schedule-engine.md): each row was
 // worked out on a calendar, not by running the code.
 import {
   chargeSequence,
