@@ -133,6 +133,29 @@ export interface SellingPlan {
   name: string;
   interval: Interval;
   intervalCount: number;
+  /** What sellingPlanGroupCreate/Update gave (absent on seeded plans: rolling, no pricing). */
+  policies?: SellingPlanPolicies;
+}
+
+export interface PricingPolicy {
+  kind: "fixed" | "recurring";
+  adjustmentType: "PERCENTAGE" | "FIXED_AMOUNT" | "PRICE";
+  /** A percentage, or a decimal amount. */
+  value: string;
+  afterCycle: number | null;
+}
+
+export interface SellingPlanPolicies {
+  options: string[];
+  description: string | null;
+  position: number | null;
+  minCycles: number | null;
+  maxCycles: number | null;
+  /** Billing and delivery anchors are equal (the rules refuse otherwise). */
+  anchors: (Anchor & { cutoffDay: number | null })[];
+  cutoff: number | null;
+  preAnchorBehavior: "ASAP" | "NEXT";
+  pricingPolicies: PricingPolicy[];
 }
 
 export interface SellingPlanGroup {

@@ -19,7 +19,14 @@ export const SHOP_GET = /* GraphQL */ `
 `;
 
 export interface ShopGetResult {
-  shop: { id: string; name: string; myshopifyDomain: string; currencyCode: string; ianaTimezone: string; plan: { publicDisplayName: string; partnerDevelopment: boolean } };
+  shop: {
+    id: string;
+    name: string;
+    myshopifyDomain: string;
+    currencyCode: string;
+    ianaTimezone: string;
+    plan: { publicDisplayName: string; partnerDevelopment: boolean };
+  };
 }
 
 export const mapShopGet = (r: ShopGetResult): PlatformShop => ({
