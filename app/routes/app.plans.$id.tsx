@@ -50,7 +50,8 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   const groupGid = groupGidOf(params.id);
   const r = params.id === "new" ? await createPlanGroup(ctx, input) : groupGid ? await updatePlanGroup(ctx, groupGid, input) : null;
   if (!r) return json<ActionResult>({ ok: false, errors: { form: "No such plan." } }, 404);
-  return json<ActionResult>(r, r.ok ? 200 : 400);
+  // A refusal is the form's answer, not a failed request: 200 keeps the browser console clean.
+  return json<ActionResult>(r);
 };
 
 export default function PlanPage() {

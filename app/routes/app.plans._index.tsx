@@ -23,7 +23,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const groupGid = String(form.get("groupGid") ?? "");
   if (form.get("intent") !== "delete" || !groupGid) return json<ActionResult>({ ok: false, error: "Unknown action." }, 400);
   const r = await deletePlanGroup({ shopId: shop.id, shopDomain: shop.domain }, groupGid);
-  return r.ok ? json<ActionResult>({ ok: true, deleted: groupGid }) : json<ActionResult>({ ok: false, error: r.message }, 409);
+  return r.ok ? json<ActionResult>({ ok: true, deleted: groupGid }) : json<ActionResult>({ ok: false, error: r.message });
 };
 
 const numericId = (gid: string) => gid.split("/").pop();
