@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { log } from "./log";
 import { handleAdminGraphql } from "./admin-graphql";
 import { adminFramePage, appBridgeScript } from "./admin-frame";
+import { handleStorefront } from "./storefront";
 import { confirmationPage } from "./billing";
 import { handleControl } from "./control";
 import { SimCore } from "./core";
@@ -112,6 +113,8 @@ export async function route(core: SimCore, req: IncomingMessage): Promise<HttpAn
     return answer;
   }
   if (method === "GET" && url.pathname === "/app-bridge.js") return appBridgeScript(`http://${header("host")}`);
+  const store = handleStorefront(core, method, url.pathname, body, header("cookie"));
+  if (store) return store;
   const charge = CHARGE_CONFIRM.exec(url.pathname);
   if (charge && (method === "GET" || method === "POST")) return confirmationPage(core, decodeURIComponent(charge[1]), charge[2], method, body);
   const frame = ADMIN_FRAME.exec(url.pathname);
