@@ -1,9 +1,17 @@
 // The Admin GraphQL mutations of selling plan groups (simulator/store/selling-plan-writes.ts),
 // merged into admin-resolvers.ts's MUTATION. Same pattern: a refusal is every payload object
 // null plus userErrors; a success commits (persists, sends the webhooks).
-import type { AdminContext, RootResolver } from "./admin-resolvers";
+import type { SimCore } from "./core";
 import { gqlSellingPlanGroup } from "./serialize";
-import type { Outcome } from "./state";
+import type { Outcome, ShopState } from "./state";
+
+// The resolver shape of admin-resolvers.ts, restated so the two files do not import each other.
+interface AdminContext {
+  core: SimCore;
+  shop: ShopState;
+}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- arguments arrive already checked against the schema
+type RootResolver = (args: Record<string, any>, ctx: AdminContext) => unknown;
 import { changeGroupResources, createGroupViaApi, deleteGroupViaApi, updateGroupViaApi, type ResourceChange } from "./store/selling-plan-writes";
 
 function answer<T>(ctx: AdminContext, outcome: Outcome<T>, nullKeys: string[], onOk: (value: T) => Record<string, unknown>) {

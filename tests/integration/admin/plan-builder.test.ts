@@ -92,7 +92,8 @@ describe("the plan builder", () => {
     // The create webhook reached the app and was processed by the mirror worker.
     await stack.settled(
       ctx.shopDomain,
-      async () => (await prisma.inboundWebhook.count({ where: { shopDomain: ctx.shopDomain, topic: "selling_plan_groups/create", processedAt: { not: null } } })) > 0,
+      async () =>
+        (await prisma.inboundWebhook.count({ where: { shopDomain: ctx.shopDomain, topic: "selling_plan_groups/create", processedAt: { not: null } } })) > 0,
     );
   });
 
@@ -123,7 +124,9 @@ describe("the plan builder", () => {
     if (!u.ok) throw new Error(JSON.stringify(u.errors));
     await stack.settled(
       ctx.shopDomain,
-      async () => (await prisma.inboundWebhook.count({ where: { shopDomain: ctx.shopDomain, topic: "selling_plan_groups/update", processedAt: { not: null } } })) > before,
+      async () =>
+        (await prisma.inboundWebhook.count({ where: { shopDomain: ctx.shopDomain, topic: "selling_plan_groups/update", processedAt: { not: null } } })) >
+        before,
     );
     const g = await simGroup(ctx.shopDomain, r.groupGid);
     expect(g!.sellingPlans.map((p) => p.name)).toEqual(["Charged on the 15th, every month, 15% off, then 20% off from order 3", "Every other month"]);
@@ -171,7 +174,8 @@ describe("the plan builder", () => {
     ]);
     await stack.settled(
       ctx.shopDomain,
-      async () => (await prisma.inboundWebhook.count({ where: { shopDomain: ctx.shopDomain, topic: "selling_plan_groups/delete", processedAt: { not: null } } })) > 0,
+      async () =>
+        (await prisma.inboundWebhook.count({ where: { shopDomain: ctx.shopDomain, topic: "selling_plan_groups/delete", processedAt: { not: null } } })) > 0,
     );
   });
 });
