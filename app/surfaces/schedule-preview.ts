@@ -1,4 +1,4 @@
-// The schedule preview routes (/docs#tag/Plans), one on the Admin API by plan and one on the
+// The schedule preview routes (/docs#tag/Admin-API:-Plans), one on the Admin API by plan and one on the
 // Storefront API by the child selling plan: same query, same answer (docs/decisions/110-schedule-engine.md).
 import { z } from "zod";
 import { planSchedulePreview, sellingPlanSchedulePreview, PREVIEW_MAX_COUNT } from "../domain/catalog/plan-schedule.server";

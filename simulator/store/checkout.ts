@@ -55,7 +55,12 @@ function planPrice(price: string, plan: SellingPlan, currency: string): string {
   if (!fixed) return normalizeDecimal(price, currency);
   const base = Number(price);
   const v = Number(fixed.value);
-  const result = fixed.adjustmentType === "PERCENTAGE" ? base * (1 - v / 100) : fixed.adjustmentType === "FIXED_AMOUNT" ? Math.max(0, base - v) : v;
+  const result =
+    fixed.adjustmentType === "PERCENTAGE"
+      ? base * (1 - v * 0.01) /* a percentage off, not a money conversion */
+      : fixed.adjustmentType === "FIXED_AMOUNT"
+        ? Math.max(0, base - v)
+        : v;
   return normalizeDecimal(result, currency);
 }
 

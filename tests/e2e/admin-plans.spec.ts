@@ -1,7 +1,7 @@
 // Plans page: a merchant creates an anchored plan (charged on the 15th, cutoff 3 days, NEXT,
 // 10 % off) for a product picked with App Bridge's resource picker, sees the preview the schedule
 // engine computes, saves; Shopify (the simulator) holds the group with its anchor, GET /plans
-// shows the spec's schedule object and the schedule preview endpoint answers the same first
+// shows the documented schedule object and the schedule preview endpoint answers the same first
 // charge. A Shopify refusal lands on its field; deleting asks first. Desktop and 375 px, no
 // console errors, no serious axe violations.
 import { expect, test } from "@playwright/test";

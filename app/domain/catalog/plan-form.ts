@@ -1,6 +1,6 @@
 // The plan builder's form (docs/decisions/111-selling-plan-writes.md), its checks and its
 // translation into Shopify's selling plan input. Pure: the page, the domain writes and the tests
-// share it. A group has one schedule (the spec's Plan has one), and one or more plans (delivery
+// share it. A group has one schedule (the API's Plan object has one), and one or more plans (delivery
 // options) that differ in cadence, pricing, cycles and giftable.
 import { z } from "zod";
 import type { PlanAnchor, PlanPricingPolicy, PlanWrite } from "../../platform/port";
@@ -128,7 +128,7 @@ export function anchoredOf(s: ScheduleForm, intervalCount = 1): AnchoredSchedule
 
 /**
  * Shopify's anchors for the schedule: one MONTHDAY anchor, or (months listed) one YEARDAY anchor
- * per month with a one-year interval, as the spec says a multi-month plan is sent.
+ * per month with a one-year interval (how /docs#tag/Admin-API:-Plans says a multi-month plan is sent).
  */
 export function anchorsOf(s: ScheduleForm): PlanAnchor[] {
   if (s.mode !== "anchored") return [];

@@ -1,4 +1,4 @@
-// Schedule previews (/docs#tag/Plans): for a plan and a sign-up day, the first charge, the first
+// Schedule previews (/docs#tag/Admin-API:-Plans): for a plan and a sign-up day, the first charge, the first
 // shipment and the charges after it, as the schedule engine computes them in the shop's time
 // zone (docs/decisions/110-schedule-engine.md). The Admin API asks by group, the Storefront API by
 // the child selling plan a cart line carries; both answer the same object.

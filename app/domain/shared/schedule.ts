@@ -14,7 +14,7 @@
 // Anchored plans bill on `anchorDay` (clamped to the month's length: 31 in February is the 28th
 // or 29th) of each month in `anchorMonths`, or, when that is empty, every `intervalCount` months
 // counted from the subscriber's first anchor. The first charge follows Shopify's
-// preAnchorBehavior with the cutoff (/docs#tag/Plans):
+// preAnchorBehavior with the cutoff (/docs#tag/Admin-API:-Plans):
 //   NEXT: the order waits for the next anchor; inside the cutoff (fewer than cutoffDays days
 //         before it) it skips to the anchor after. The first charge is on that anchor.
 //   ASAP: the order is charged and shipped at once and renews on the next anchor; inside the

@@ -1,4 +1,4 @@
-// The schedule previews (/docs#tag/Plans): GET /api/admin/v1/plans/{id}/schedule and the
+// The schedule previews (/docs#tag/Admin-API:-Plans): GET /api/admin/v1/plans/{id}/schedule and the
 // Storefront API's /selling-plans/{id}/schedule, through the real kernel and PostgreSQL. The
 // dates themselves are the engine's (tests/unit/schedule/); here: the shop's time zone, the
 // query rules and their error envelope, scopes and tenancy.
