@@ -5,7 +5,7 @@
 // date with the schedule engine's (a mismatch is a Risk Center item naming the plan and both dates).
 import { Prisma } from "@prisma/client";
 import { prisma } from "../../../app/db.server";
-import { createPlanGroup } from "../../../app/domain/catalog/plan-builder.server";
+import { createPlanGroup, planGroupForm, updatePlanGroup } from "../../../app/domain/catalog/plan-builder.server";
 import type { PlanGroupForm } from "../../../app/domain/catalog/plan-form";
 import { openRisks } from "../../../app/domain/shop/risks.server";
 import { useStack } from "../../support/stack";
@@ -108,6 +108,32 @@ describe("the simulated storefront's checkout", () => {
       expect(row.nextBillingAt).toEqual(new Date("2027-01-15T10:00:00Z"));
       expect(row.scheduleDrift).toBeNull();
     }
+  });
+
+  it("an edited plan changes new checkouts; the contract sold before keeps its date and price", async () => {
+    const s = await setup();
+    stack.sim.core.now = () => new Date("2026-11-27T15:00:00Z");
+    const before = await buy(s.domain, s.variantId, s.planGid);
+    const old = await stack.settled(s.domain, () => prisma.contract.findFirst({ where: { shopId: s.shopId, contractGid: before.body.contract_ids[0] } }));
+    const edit = (await planGroupForm(s.shopId, s.groupGid))!;
+    edit.schedule.anchorDay = 20;
+    edit.plans[0].pricing.value = "15";
+    const u = await updatePlanGroup({ shopId: s.shopId, shopDomain: s.domain }, s.groupGid, edit);
+    expect(u.ok).toBe(true);
+    const after = await buy(s.domain, s.variantId, s.planGid);
+    const fresh = await stack.control.call<{ nextBillingDate: string; lines: { price: string }[] }>(
+      "GET",
+      `${stack.control.shop(s.domain)}/contracts/${encodeURIComponent(after.body.contract_ids[0])}`,
+    );
+    expect([fresh.nextBillingDate, fresh.lines[0].price]).toEqual(["2026-12-20T15:00:00.000Z", "17.00"]);
+    const kept = await stack.control.call<{ nextBillingDate: string; lines: { price: string }[] }>(
+      "GET",
+      `${stack.control.shop(s.domain)}/contracts/${encodeURIComponent(before.body.contract_ids[0])}`,
+    );
+    expect([kept.nextBillingDate, kept.lines[0].price]).toEqual(["2026-12-15T15:00:00.000Z", "18.00"]);
+    expect((await prisma.contract.findUniqueOrThrow({ where: { id: old.id } })).nextBillingAt).toEqual(new Date("2026-12-15T15:00:00Z"));
+    const mirrored = await stack.settled(s.domain, () => prisma.contract.findFirst({ where: { shopId: s.shopId, contractGid: after.body.contract_ids[0] } }));
+    expect(mirrored.scheduleDrift).toBeNull();
   });
 
   it("a one-time line makes an order and no contract; a plan not sold on the variant is refused", async () => {
