@@ -177,12 +177,12 @@ const scheduleDrift: Check = async ({ shopId }) => {
     take: 50,
   });
   return rows.map((c) => {
-    const d = c.scheduleDrift as { plan: string; shopify: string; expected: string };
+    const d = c.scheduleDrift as { plan: string; shopify: string; expected: string; at?: string };
     return {
       id: `schedule_drift:${c.contractGid}`,
       severity: "high" as const,
       area: "Plans",
-      title: `Plan "${d.plan}": Shopify bills ${c.contractGid} first on ${d.shopify}, the plan's schedule says ${d.expected}`,
+      title: `Plan "${d.plan}": Shopify bills ${c.contractGid} ${d.at === "renewal" ? "next" : "first"} on ${d.shopify}, the plan's schedule says ${d.expected}`,
       action:
         "Shopify's date is the one charged. Check the plan's anchor, cutoff and first-order setting, then reschedule the subscription if the date is wrong.",
       link: { label: "Open subscriptions", url: "/app/subscriptions" },

@@ -6,7 +6,7 @@
 import type { Prisma } from "@prisma/client";
 import type { PlatformContract } from "../../platform/port";
 import { groupSchedule } from "../catalog/plan-schedule.server";
-import { civilIso, localDate, signupDates } from "../shared/schedule";
+import { civilIso, localDate, nextChargeDate, signupDates } from "../shared/schedule";
 
 type Tx = Prisma.TransactionClient;
 
@@ -15,6 +15,8 @@ export interface ScheduleDrift {
   group_id: string;
   shopify: string;
   expected: string;
+  /** Which date disagreed: the first billing date of a checkout, or the date after a renewal. */
+  at?: "checkout" | "renewal";
 }
 
 /**
@@ -43,5 +45,24 @@ export async function recordScheduleDrift(tx: Tx, shopId: string, c: PlatformCon
     where: { shopId, contractGid: c.id },
     data: { scheduleDrift: drift ? (drift as unknown as Prisma.InputJsonObject) : undefined },
   });
+  return drift;
+}
+
+/**
+ * After a successful charge for `charged`, Shopify moves the contract's next billing date; the
+ * engine says where (the next anchor, or one interval on). A disagreement on an anchored plan is
+ * recorded like a checkout's; agreement leaves an earlier finding in place.
+ */
+export async function recordRenewalDrift(tx: Tx, shopId: string, c: PlatformContract, charged: Date): Promise<ScheduleDrift | null> {
+  if (!c.nextBillingDate) return null;
+  const planGid = c.lines[0]?.sellingPlanId;
+  const plan = planGid ? await tx.sellingPlan.findFirst({ where: { sellingPlanGid: planGid, group: { shopId } }, include: { group: true } }) : null;
+  if (!plan || plan.group.scheduleMode !== "ANCHORED") return null;
+  const { ianaTimezone: tz } = await tx.shop.findUniqueOrThrow({ where: { id: shopId }, select: { ianaTimezone: true } });
+  const expected = civilIso(nextChargeDate(localDate(charged, tz), groupSchedule(plan.group)));
+  const shopify = civilIso(localDate(new Date(c.nextBillingDate), tz));
+  if (expected === shopify) return null;
+  const drift: ScheduleDrift = { plan: plan.group.name, group_id: plan.group.groupGid, shopify, expected, at: "renewal" };
+  await tx.contract.updateMany({ where: { shopId, contractGid: c.id }, data: { scheduleDrift: drift as unknown as Prisma.InputJsonObject } });
   return drift;
 }

@@ -8,6 +8,8 @@ import { prisma } from "../../../app/db.server";
 import { createPlanGroup, planGroupForm, updatePlanGroup } from "../../../app/domain/catalog/plan-builder.server";
 import type { PlanGroupForm } from "../../../app/domain/catalog/plan-form";
 import { openRisks } from "../../../app/domain/shop/risks.server";
+import { runBilling } from "../../../app/domain/renewals/charge.server";
+import { fixedClock } from "../../../app/domain/renewals/clock.server";
 import { useStack } from "../../support/stack";
 
 const stack = useStack({}, 60_000);
@@ -164,5 +166,27 @@ describe("the simulated storefront's checkout", () => {
     const risks = (await openRisks(s.shopId)).filter((r) => r.area === "Plans");
     expect(risks).toHaveLength(1);
     expect(risks[0].title).toBe(`Plan "Coffee club": Shopify bills ${contractGid} first on 2026-12-15, the plan's schedule says 2026-12-16`);
+  });
+
+  it("a renewal moves the contract to the next 15th; a date that differs from the engine's after a charge is a finding too", async () => {
+    const s = await setup();
+    stack.sim.core.now = () => new Date("2026-11-27T15:00:00Z");
+    const paid = await buy(s.domain, s.variantId, s.planGid);
+    const contractGid = paid.body.contract_ids[0];
+    await stack.settled(s.domain, () => prisma.contract.findFirst({ where: { shopId: s.shopId, contractGid } }));
+    // From here the app's record says the 16th: the renewal Shopify makes (to the 15th) disagrees.
+    await prisma.sellingPlanGroup.update({ where: { shopId_groupGid: { shopId: s.shopId, groupGid: s.groupGid } }, data: { anchorDay: 16 } });
+    stack.sim.core.now = () => new Date("2026-12-15T16:00:00Z");
+    await runBilling(s.domain, { clock: fixedClock(new Date("2026-12-15T16:00:00Z")) });
+    const row = await stack.settled(s.domain, () =>
+      prisma.contract.findFirst({
+        where: { shopId: s.shopId, contractGid, nextBillingAt: new Date("2027-01-15T15:00:00Z"), NOT: { scheduleDrift: { equals: Prisma.DbNull } } },
+      }),
+    );
+    // For a plan on the 16th a charge on the 15th is off its calendar: the engine rejoins the next 16th.
+    expect(row.scheduleDrift).toEqual({ plan: "Coffee club", group_id: s.groupGid, shopify: "2027-01-15", expected: "2026-12-16", at: "renewal" });
+    expect((await openRisks(s.shopId)).find((r) => r.area === "Plans")?.title).toBe(
+      `Plan "Coffee club": Shopify bills ${contractGid} next on 2027-01-15, the plan's schedule says 2026-12-16`,
+    );
   });
 });
