@@ -1,7 +1,14 @@
 // The schedule preview routes (/docs#tag/Admin-API:-Plans), one on the Admin API by plan and one on the
 // Storefront API by the child selling plan: same query, same answer (docs/decisions/110-schedule-engine.md).
 import { z } from "zod";
-import { planSchedulePreview, sellingPlanSchedulePreview, PREVIEW_MAX_COUNT } from "../domain/catalog/plan-schedule.server";
+import {
+  planSchedulePreview,
+  sellingPlanSchedulePreview,
+  PREVIEW_MAX_COUNT,
+  type SchedulePreview as PreviewView,
+} from "../domain/catalog/plan-schedule.server";
+import { scheduleJson } from "../domain/catalog/selling-plans.server";
+import { civilIso } from "../domain/shared/schedule";
 import { defineRoute, type AnyRoute } from "../http/route";
 import { readQuery, schedulePreviewQuery } from "./read-queries";
 
@@ -25,6 +32,17 @@ export const SchedulePreview = z.strictObject({
   first_charge: Day.describe("NEXT: the anchor the order waits for (the following one inside the cutoff); ASAP and rolling: the sign-up day"),
   first_shipment: Day,
   charges: z.array(z.strictObject({ charge_date: Day, ship_date: Day })).describe("The first `count` charges, the first charge included"),
+});
+
+/** The wire form of a preview: snake_case, days as YYYY-MM-DD. */
+const previewJson = (p: PreviewView): z.input<typeof SchedulePreview> => ({
+  selling_plan_group_id: p.group.groupGid,
+  time_zone: p.timeZone,
+  start: civilIso(p.start),
+  schedule: scheduleJson(p.group),
+  first_charge: civilIso(p.firstCharge),
+  first_shipment: civilIso(p.firstShipment),
+  charges: p.charges.map((c) => ({ charge_date: civilIso(c.charge), ship_date: civilIso(c.ship) })),
 });
 
 const previewQuery = z
@@ -65,7 +83,7 @@ export const adminSchedulePreviewRoutes: AnyRoute[] = [
     response: SchedulePreview,
     handler: async (ctx) => {
       const q = readQuery(schedulePreviewQuery, ctx.query);
-      return { body: await planSchedulePreview({ shopId: ctx.shop.id, groupGid: ctx.params.plan_id, start: q.start, count: q.count }) };
+      return { body: previewJson(await planSchedulePreview({ shopId: ctx.shop.id, groupGid: ctx.params.plan_id, start: q.start, count: q.count })) };
     },
   }),
 ];
@@ -84,7 +102,11 @@ export const storefrontSchedulePreviewRoutes: AnyRoute[] = [
     response: SchedulePreview,
     handler: async (ctx) => {
       const q = readQuery(schedulePreviewQuery, ctx.query);
-      return { body: await sellingPlanSchedulePreview({ shopId: ctx.shop.id, sellingPlanGid: ctx.params.selling_plan_id, start: q.start, count: q.count }) };
+      return {
+        body: previewJson(
+          await sellingPlanSchedulePreview({ shopId: ctx.shop.id, sellingPlanGid: ctx.params.selling_plan_id, start: q.start, count: q.count }),
+        ),
+      };
     },
   }),
 ];
