@@ -2,17 +2,19 @@
 // streamed download. The download parses its query with the very schema POST /exports uses
 // (app/surfaces/admin/exports.ts), and streams the same generator the jobs render with, so a
 // file from the page and a job's file of the same rows are the same bytes.
+import { FRAME_PARAMS } from "./frame-params";
 import { prisma } from "../db.server";
 import { errorEnvelope } from "../http/envelope.server";
 import { newRequestId } from "../http/request-id.server";
 import { hotQuery } from "../infra/pg.server";
 import { Prisma } from "@prisma/client";
-import { DATASETS, DATASET_NAMES } from "../domain/exports/datasets.server";
+import { DATASETS } from "../domain/exports/datasets.server";
+import { DATASET_NAMES } from "../domain/exports/stream-types";
 import { CONTENT_TYPE, encoder, exportFilename } from "../domain/shared/format";
 import { recentExports } from "../domain/exports/jobs.server";
 import { streamDataset } from "../domain/exports/stream.server";
 import { subscriptionFilterSql } from "../domain/subscriptions/filters.server";
-import { createExportBody } from "../surfaces/admin/exports";
+import { createExportBody, exportJobJson } from "../surfaces/admin/exports";
 import { issueMessage } from "../surfaces/subscription-filters";
 
 const LABELS: Record<string, string> = {
@@ -32,7 +34,7 @@ export async function exportCenterData(shopDomain: string) {
     pro: shop?.appPlan === "PRO",
     upgradeUrl: UPGRADE_URL,
     datasets: DATASET_NAMES.map((n) => ({ name: n, label: LABELS[n], description: DATASETS[n].description, takesFilters: DATASETS[n].takesFilters })),
-    jobs: shop ? await recentExports(shop.id) : [],
+    jobs: shop ? (await recentExports(shop.id)).map(exportJobJson) : [],
   };
 }
 
@@ -47,7 +49,8 @@ function errorJson(status: number, code: "invalid_request" | "plan_upgrade_requi
 export async function exportCenterDownload(shopDomain: string, params: URLSearchParams, now = new Date()): Promise<Response> {
   const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true, appPlan: true } });
   if (!shop || shop.appPlan !== "PRO") return errorJson(403, "plan_upgrade_required", "Exports are part of the Pro plan.");
-  const { dataset, format, ...filters } = Object.fromEntries(params);
+  const own = [...params].filter(([k]) => !(FRAME_PARAMS as readonly string[]).includes(k));
+  const { dataset, format, ...filters } = Object.fromEntries(own);
   const parsed = createExportBody.safeParse({ dataset, format, ...(Object.keys(filters).length ? { filters } : {}) });
   if (!parsed.success) return errorJson(400, "invalid_request", issueMessage(parsed.error));
   const { dataset: name, format: fmt, filters: options } = parsed.data;

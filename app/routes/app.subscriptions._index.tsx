@@ -26,7 +26,9 @@ import { adminContext } from "../embedded/context.server";
 import { formatDate, formatMoney } from "../embedded/format";
 import { StatusBadge } from "../embedded/status-badge";
 import { decodeCursor, encodeCursor } from "../http/cursor.server";
-import { listSubscriptionRows, type SubscriptionJson } from "../domain/subscriptions/reads.server";
+import { listSubscriptions } from "../domain/subscriptions/reads.server";
+import { subscriptionRows, type SubscriptionJson } from "../surfaces/admin/wire";
+import { FRAME_PARAMS } from "../embedded/frame-params";
 import { parseSubscriptionFilterQuery, SUBSCRIPTION_FILTER_NAMES, type SubscriptionFilterName } from "../surfaces/subscription-filters";
 import { ApiError } from "../infra/errors";
 
@@ -37,7 +39,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const params = new URL(request.url).searchParams;
   const query = Object.fromEntries(SUBSCRIPTION_FILTER_NAMES.map((n) => [n, params.get(n) ?? ""])) as Record<SubscriptionFilterName, string>;
   const none: SubscriptionJson[] = [];
-  const parsed = parseSubscriptionFilterQuery(params, ["cursor"]);
+  const parsed = parseSubscriptionFilterQuery(params, ["cursor", ...FRAME_PARAMS]);
   if (!parsed.ok) return json({ query, error: parsed.message, rows: none, nextCursor: null, paged: false });
   let after = null;
   const cursor = params.get("cursor");
@@ -49,7 +51,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       return json({ query, error: "That page link is no longer valid; start from the first page.", rows: none, nextCursor: null, paged: true });
     }
   }
-  const page = await listSubscriptionRows({ shopId: shop.id, filters: parsed.filters, page: { limit: PAGE_SIZE, after } });
+  const page = subscriptionRows(await listSubscriptions({ shopId: shop.id, filters: parsed.filters, page: { limit: PAGE_SIZE, after } }));
   return json({ query, error: null, rows: page.data, nextCursor: page.next ? encodeCursor(page.next, shop.id) : null, paged: !!cursor });
 };
 

@@ -9,7 +9,7 @@ import {
 } from "../domain/catalog/plan-schedule.server";
 import { scheduleJson } from "../domain/catalog/selling-plans.server";
 import { civilIso } from "../domain/shared/schedule";
-import { defineRoute, type AnyRoute } from "../http/route";
+import { defineRoute } from "../http/route";
 import { readQuery, schedulePreviewQuery } from "./read-queries";
 
 const Day = z.string().describe("Calendar day YYYY-MM-DD in the shop's time zone");
@@ -69,7 +69,7 @@ const DESCRIPTION =
   "(anchor 31 is February 28 or 29), NEXT waits for the next anchor (the following one when fewer than cutoff_days remain), " +
   "ASAP charges on the sign-up day and renews on the next anchor. Shopify bills the contract; the app checks its date against this engine.";
 
-export const adminSchedulePreviewRoutes: AnyRoute[] = [
+export const adminSchedulePreviewRoutes = [
   defineRoute({
     method: "GET",
     path: "/plans/:plan_id/schedule",
@@ -88,7 +88,7 @@ export const adminSchedulePreviewRoutes: AnyRoute[] = [
   }),
 ];
 
-export const storefrontSchedulePreviewRoutes: AnyRoute[] = [
+export const storefrontSchedulePreviewRoutes = [
   defineRoute({
     method: "GET",
     path: "/selling-plans/:selling_plan_id/schedule",

@@ -170,5 +170,3 @@ export async function syncSellingPlanGroup(job: SellingPlanGroupWebhook): Promis
   ]);
   return { mirrored: true, metafields: await syncStorefrontMetafields(job.shopDomain) };
 }
-
-export type { SellingPlanGroupWebhook };

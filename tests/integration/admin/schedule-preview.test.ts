@@ -91,20 +91,20 @@ describe("GET /plans/{id}/schedule", () => {
     const { group, key } = await setup();
     const r = await api(key, "GET", `/plans/${enc(group.groupGid)}/schedule?${query}`);
     expect(r.status).toBe(400);
-    expect(r.json.error.code).toBe("invalid_request");
-    expect(r.json.error.message).toContain(named);
+    expect(r.error?.code).toBe("invalid_request");
+    expect(r.error?.message).toContain(named);
   });
 
   it("needs read:plans, refuses a malformed id, and never shows another shop's plan", async () => {
     const { group } = await setup();
     const other = await createShop();
     const otherKey = (await createKey({ shopId: other.id, scopes: ["read:plans"] })).key;
-    expect((await api(otherKey, "GET", `/plans/${enc(group.groupGid)}/schedule`)).json.error.code).toBe("not_found");
+    expect((await api(otherKey, "GET", `/plans/${enc(group.groupGid)}/schedule`)).error?.code).toBe("not_found");
     const noScope = (await createKey({ shopId: other.id, scopes: ["read:subscriptions"] })).key;
-    expect((await api(noScope, "GET", `/plans/${enc(group.groupGid)}/schedule`)).json.error.code).toBe("insufficient_scope");
+    expect((await api(noScope, "GET", `/plans/${enc(group.groupGid)}/schedule`)).error?.code).toBe("insufficient_scope");
     const bad = await api(otherKey, "GET", `/plans/${enc("gid://shopify/Product/1")}/schedule`);
     // A path id of the wrong shape names no resource: 404 like every path parameter.
-    expect([bad.status, bad.json.error.code]).toEqual([404, "not_found"]);
+    expect([bad.status, bad.error?.code]).toEqual([404, "not_found"]);
   });
 });
 
