@@ -19,6 +19,7 @@ import {
   setCustomerViaApi,
 } from "./store/customers";
 import { setMetafields } from "./store/metafields";
+import { SELLING_PLAN_MUTATIONS } from "./selling-plan-resolvers";
 import { createBillingAttempt, gqlBillingAttempt } from "./subscription-billing";
 import { appClientIdOf, createMetafieldDefinition, gqlMetafieldDefinition, updateMetafieldDefinition } from "./store/metafield-definitions";
 import { cancelAppSubscription, confirmationUrl, createAppSubscription, gqlAppInstallation, gqlAppSubscription } from "./billing";
@@ -275,6 +276,9 @@ export const MUTATION: Record<string, RootResolver> = {
     (metafields) => ({ metafields: metafields.map((m) => ({ __typename: "Metafield", ...m })) }),
     ["metafields"],
   ),
+
+  // Selling plan groups (simulator/selling-plan-resolvers.ts).
+  ...SELLING_PLAN_MUTATIONS,
 };
 
 export const SUPPORTED_OPERATIONS = [...Object.keys(QUERY), ...Object.keys(MUTATION)];

@@ -29,6 +29,7 @@ const ShopBody = z.object({
   name: z.string().optional(),
   email: z.string().optional(),
   currencyCode: z.string().length(3).optional(),
+  ianaTimezone: z.string().min(1).optional(),
   plan: z.string().optional(),
   partnerDevelopment: z.boolean().optional(),
   shopifyPlus: z.boolean().optional(),

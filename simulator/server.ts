@@ -5,11 +5,12 @@ import type { AddressInfo } from "node:net";
 import { log } from "./log";
 import { handleAdminGraphql } from "./admin-graphql";
 import { adminFramePage, appBridgeScript } from "./admin-frame";
+import { handleStorefrontPages } from "./storefront";
 import { confirmationPage } from "./billing";
 import { handleControl } from "./control";
 import { SimCore } from "./core";
 import { handleCustomerAccount } from "./customer-account";
-import { handleStorefront } from "./storefront-api";
+import { handleStorefrontApi } from "./storefront-api";
 import { handleTokenExchange } from "./oauth";
 import { loadState, StateWriter } from "./persistence";
 import type { SimState } from "./state";
@@ -114,6 +115,8 @@ export async function route(core: SimCore, req: IncomingMessage): Promise<HttpAn
     return answer;
   }
   if (method === "GET" && url.pathname === "/app-bridge.js") return appBridgeScript(`http://${header("host")}`);
+  const store = handleStorefrontPages(core, method, url.pathname, body, header("cookie"));
+  if (store) return store;
   const charge = CHARGE_CONFIRM.exec(url.pathname);
   if (charge && (method === "GET" || method === "POST")) return confirmationPage(core, decodeURIComponent(charge[1]), charge[2], method, body);
   const frame = ADMIN_FRAME.exec(url.pathname);
@@ -138,7 +141,7 @@ export async function route(core: SimCore, req: IncomingMessage): Promise<HttpAn
       headers: { ...CUSTOMER_ACCOUNT_CORS, "Access-Control-Allow-Headers": "X-Shopify-Storefront-Access-Token, Content-Type" },
     };
   if (m && method === "POST") {
-    const answer = handleStorefront(core, decodeURIComponent(m[1]), m[2], header("x-shopify-storefront-access-token"), body);
+    const answer = handleStorefrontApi(core, decodeURIComponent(m[1]), m[2], header("x-shopify-storefront-access-token"), body);
     return { ...answer, headers: { ...answer.headers, ...CUSTOMER_ACCOUNT_CORS } };
   }
   m = CUSTOMER_ACCOUNT.exec(url.pathname);

@@ -133,6 +133,29 @@ export interface SellingPlan {
   name: string;
   interval: Interval;
   intervalCount: number;
+  /** What sellingPlanGroupCreate/Update gave (absent on seeded plans: rolling, no pricing). */
+  policies?: SellingPlanPolicies;
+}
+
+export interface PricingPolicy {
+  kind: "fixed" | "recurring";
+  adjustmentType: "PERCENTAGE" | "FIXED_AMOUNT" | "PRICE";
+  /** A percentage, or a decimal amount. */
+  value: string;
+  afterCycle: number | null;
+}
+
+export interface SellingPlanPolicies {
+  options: string[];
+  description: string | null;
+  position: number | null;
+  minCycles: number | null;
+  maxCycles: number | null;
+  /** Billing and delivery anchors are equal (the rules refuse otherwise). */
+  anchors: (Anchor & { cutoffDay: number | null })[];
+  cutoff: number | null;
+  preAnchorBehavior: "ASAP" | "NEXT";
+  pricingPolicies: PricingPolicy[];
 }
 
 export interface SellingPlanGroup {
@@ -212,6 +235,8 @@ export interface ShopState {
   name: string;
   email: string;
   currencyCode: string;
+  /** IANA zone of the shop's calendar (absent in older state files: UTC). */
+  ianaTimezone?: string;
   plan: { displayName: string; partnerDevelopment: boolean; shopifyPlus: boolean };
   createdAt: string;
   installation: { accessToken: string; scope: string; installedAt: string } | null;
@@ -227,6 +252,8 @@ export interface ShopState {
   operations: OperationRecord[];
   failures: Failure[];
   deliveries: WebhookDelivery[];
+  /** The simulated storefront's carts by token (simulator/storefront.ts); absent in older state files. */
+  carts?: Record<string, { variantId: string; quantity: number; sellingPlanId: string | null; properties: Record<string, string> }[]>;
   /** Shopify Billing: the app's recurring charges (simulator/billing.ts); absent in older state files. */
   appSubscriptions?: AppSubscription[];
   /** Subscription billing attempts by id, and "<contract id>|<idempotency key>" → id (absent in older state files). */

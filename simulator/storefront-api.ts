@@ -36,7 +36,7 @@ function gqlStorefrontMetafield(m: Metafield, namespace: string) {
   return { __typename: "Metafield", id: m.id, namespace, key: m.key, type: m.type, value: m.value, createdAt: m.updatedAt, updatedAt: m.updatedAt };
 }
 
-export function handleStorefront(core: SimCore, domain: string, version: string, token: string | undefined, body: unknown): HttpAnswer {
+export function handleStorefrontApi(core: SimCore, domain: string, version: string, token: string | undefined, body: unknown): HttpAnswer {
   const shop = core.shop(domain);
   if (!shop) return { status: 404, body: { errors: [{ message: "Not Found" }] } };
   if (version !== SHOPIFY_API_VERSION) {

@@ -148,9 +148,10 @@ export async function syncStorefrontMetafields(shopDomain: string, opts: { force
 }
 
 /**
- * The mirror's inbound selling_plan_groups/update: re-read the group at the platform, mirror its
- * child plans, and bring the storefront metafields of the shop up to date. A group this app
- * does not mirror (another app's) changes nothing.
+ * The mirror's inbound selling_plan_groups/create, /update and /delete: re-read the group at the
+ * platform, mirror its child plans, and bring the storefront metafields of the shop up to date. A
+ * group the platform no longer has is archived with no child plans (GET /plans shows it archived,
+ * the storefront offers it no more). A group this app does not mirror (another app's) changes nothing.
  */
 export async function syncSellingPlanGroup(job: SellingPlanGroupWebhook): Promise<{ mirrored: boolean; metafields: StorefrontSyncReport | null }> {
   const shop = await prisma.shop.findUnique({ where: { domain: job.shopDomain }, select: { id: true, installState: true } });
@@ -160,6 +161,7 @@ export async function syncSellingPlanGroup(job: SellingPlanGroupWebhook): Promis
   const live = await livePlatform(job.shopDomain, (port) => port.resolveSellingPlans(job.groupGid));
   const plans = live?.sellingPlans ?? [];
   await prisma.$transaction([
+    ...(live ? [] : [prisma.sellingPlanGroup.update({ where: { id: local.id }, data: { status: "ARCHIVED" } })]),
     prisma.sellingPlan.deleteMany({ where: { groupId: local.id, sellingPlanGid: { notIn: plans.map((p) => p.id) } } }),
     ...plans.map((p, position) =>
       prisma.sellingPlan.upsert({
