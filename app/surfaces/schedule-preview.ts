@@ -7,7 +7,7 @@ import {
   PREVIEW_MAX_COUNT,
   type SchedulePreview as PreviewView,
 } from "../domain/catalog/plan-schedule.server";
-import { scheduleJson } from "../domain/catalog/selling-plans.server";
+import { scheduleJson } from "./admin/wire";
 import { civilIso } from "../domain/shared/schedule";
 import { defineRoute } from "../http/route";
 import { readQuery, schedulePreviewQuery } from "./read-queries";

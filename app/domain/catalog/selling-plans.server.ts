@@ -11,63 +11,8 @@ export interface PlanFilters {
   status?: (typeof PLAN_STATUSES)[number];
 }
 
-export type ScheduleJson =
-  | { mode: "rolling" }
-  | {
-      mode: "anchored";
-      anchor_day: number;
-      anchor_months: number[];
-      cutoff_days: number;
-      pre_anchor_behavior: "NEXT" | "ASAP";
-      ship_day: number | null;
-      label: string;
-    };
-
-export interface PlanJson {
-  selling_plan_group_id: string;
-  name: string;
-  status: "active" | "archived";
-  cadence: { label: string; interval: string; interval_count: number };
-  billing: { label: string };
-  discount: { label: string };
-  giftable: boolean;
-  schedule: ScheduleJson;
-  created_at: string;
-  updated_at: string;
-}
-
-type ScheduleCols = Pick<SellingPlanGroup, "scheduleMode" | "anchorDay" | "anchorMonths" | "cutoffDays" | "preAnchorBehavior" | "shipDay" | "scheduleLabel">;
-
-/** Rolling plans are exactly { mode: "rolling" }; anchored plans carry every schedule field. */
-export function scheduleJson(g: ScheduleCols): ScheduleJson {
-  if (g.scheduleMode !== "ANCHORED") return { mode: "rolling" };
-  return {
-    mode: "anchored",
-    anchor_day: g.anchorDay ?? 1,
-    anchor_months: [...(g.anchorMonths ?? [])].sort((a, b) => a - b),
-    cutoff_days: g.cutoffDays ?? 0,
-    pre_anchor_behavior: g.preAnchorBehavior ?? "NEXT",
-    ship_day: g.shipDay ?? null,
-    label: g.scheduleLabel ?? "",
-  };
-}
-
-export function planJson(g: SellingPlanGroup): PlanJson {
-  return {
-    selling_plan_group_id: g.groupGid,
-    name: g.name,
-    status: g.status === "ACTIVE" ? "active" : "archived",
-    cadence: { label: g.cadenceLabel, interval: g.scheduleMode === "ANCHORED" ? "MONTH" : g.interval, interval_count: g.intervalCount },
-    billing: { label: g.billingLabel },
-    discount: { label: g.discountLabel },
-    giftable: g.giftable,
-    schedule: scheduleJson(g),
-    created_at: g.createdAt.toISOString(),
-    updated_at: g.updatedAt.toISOString(),
-  };
-}
-
-export async function listPlans(ctx: { shopId: string; filters: PlanFilters; page: PageRequest }): Promise<PageResult<PlanJson>> {
+/** The shop's mirrored selling plan groups, newest first (the surface shapes them). */
+export async function listPlans(ctx: { shopId: string; filters: PlanFilters; page: PageRequest }): Promise<PageResult<SellingPlanGroup>> {
   const rows = await prisma.sellingPlanGroup.findMany({
     where: {
       shopId: ctx.shopId,
@@ -77,7 +22,7 @@ export async function listPlans(ctx: { shopId: string; filters: PlanFilters; pag
     orderBy: KEYSET_ORDER,
     take: ctx.page.limit + 1,
   });
-  return toPage(rows, ctx.page.limit, planJson);
+  return toPage(rows, ctx.page.limit, (g) => g);
 }
 
 /** The engine's form of a mirrored group's anchored schedule; null for a rolling group. */

@@ -2,12 +2,12 @@
 // bundles and Mix & Match, each with the child selling_plan_id resolved live at the platform,
 // and a live price preview for a Mix & Match selection (the live variant price wins; the
 // price_cents snapshot is not a promise). Speaks domain: ids are gids, options are typed.
+import type { SellingPlanGroup } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { ApiError } from "../../infra/errors";
 import { bundleView, type BundleView } from "../catalog/bundles.server";
 import { getMixMatch, type MixMatchDetailView } from "../catalog/mixmatch.server";
 import { formatMinor, parseDecimalToMinor, type Money } from "../shared/money.server";
-import { planJson } from "../catalog/selling-plans.server";
 import { livePlatform, resolveGroupsLive, sellingPlanFields, type LiveGroup } from "../catalog/selling-plans-live.server";
 
 interface ShopRef {
@@ -15,8 +15,10 @@ interface ShopRef {
   shopDomain: string;
 }
 
-/** The plans (selling plan groups of this app, active) a product can be bought on, live. */
-export async function productPlans(ctx: ShopRef & { productGid: string }) {
+/** The plans (selling plan groups of this app, active) a product can be bought on, each with its group as the platform has it now. */
+export async function productPlans(
+  ctx: ShopRef & { productGid: string },
+): Promise<{ productId: string; groups: { group: SellingPlanGroup; live: LiveGroup }[] }> {
   const product = await livePlatform(ctx.shopDomain, (port) => port.productSellingPlanGroups(ctx.productGid));
   if (!product) throw new ApiError("not_found", `No product ${ctx.productGid}`);
   const live = new Map(product.groups.map((g) => [g.groupId, g]));
@@ -26,13 +28,8 @@ export async function productPlans(ctx: ShopRef & { productGid: string }) {
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
   return {
-    product_id: product.productId,
-    data: rows.map((g) => {
-      const { created_at: _c, updated_at: _u, status: _s, ...plan } = planJson(g);
-      const plans = live.get(g.groupGid)!.sellingPlans;
-      return { ...plan, ...sellingPlanFields({ groupGid: g.groupGid, sellingPlans: plans, variantIds: [] }) };
-    }),
-    next_cursor: null,
+    productId: product.productId,
+    groups: rows.map((group) => ({ group, live: { groupGid: group.groupGid, sellingPlans: live.get(group.groupGid)!.sellingPlans, variantIds: [] } })),
   };
 }
 

@@ -23,6 +23,7 @@ import {
   boxJson,
   bundleJson,
   campaignJson,
+  planJson,
   churnJson,
   cohortsJson,
   giftJson,
@@ -108,7 +109,10 @@ export const adminReadRoutes = [
     summary: "List plans (selling plan groups) with their schedule",
     response: S.page(S.Plan),
     tags: ["Plans"],
-    handler: (ctx) => listed(ctx.query, "plans", ["status"], (p) => listPlans({ shopId: ctx.shop.id, filters: readQuery(planListQuery, ctx.query), page: p })),
+    handler: (ctx) =>
+      listed(ctx.query, "plans", ["status"], (p) =>
+        shaped(planJson)(listPlans({ shopId: ctx.shop.id, filters: readQuery(planListQuery, ctx.query), page: p })),
+      ),
   }),
   defineRoute({
     method: "GET",

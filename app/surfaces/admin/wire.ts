@@ -4,7 +4,7 @@
 // endpoints in ./webhooks.ts map their views the same way). The embedded pages that show the
 // API's figures (analytics, home, Export Center) use the same functions.
 import type { z } from "zod";
-import type { Gift as GiftRow, WinbackCampaign, WinbackSend } from "@prisma/client";
+import type { Gift as GiftRow, SellingPlanGroup, WinbackCampaign, WinbackSend } from "@prisma/client";
 import { iso, money } from "../../domain/shared/money.server";
 import type { BoxView, BundleView } from "../../domain/catalog/bundles.server";
 import type { MixMatchDetailView, MixMatchView } from "../../domain/catalog/mixmatch.server";
@@ -212,4 +212,33 @@ export const recoveryJson = (r: RecoveryView): z.input<typeof S.Recovery> => ({
   reactivated: r.reactivated,
   recovery_rate: r.recoveryRate,
   recovered_amount: r.recoveredAmount,
+});
+
+type ScheduleCols = Pick<SellingPlanGroup, "scheduleMode" | "anchorDay" | "anchorMonths" | "cutoffDays" | "preAnchorBehavior" | "shipDay" | "scheduleLabel">;
+
+/** Rolling plans are exactly { mode: "rolling" }; anchored plans carry every schedule field. */
+export function scheduleJson(g: ScheduleCols): z.input<typeof S.Plan>["schedule"] {
+  if (g.scheduleMode !== "ANCHORED") return { mode: "rolling" };
+  return {
+    mode: "anchored",
+    anchor_day: g.anchorDay ?? 1,
+    anchor_months: [...(g.anchorMonths ?? [])].sort((a, b) => a - b),
+    cutoff_days: g.cutoffDays ?? 0,
+    pre_anchor_behavior: g.preAnchorBehavior ?? "NEXT",
+    ship_day: g.shipDay ?? null,
+    label: g.scheduleLabel ?? "",
+  };
+}
+
+export const planJson = (g: SellingPlanGroup): z.input<typeof S.Plan> => ({
+  selling_plan_group_id: g.groupGid,
+  name: g.name,
+  status: g.status === "ACTIVE" ? "active" : "archived",
+  cadence: { label: g.cadenceLabel, interval: g.scheduleMode === "ANCHORED" ? "MONTH" : g.interval, interval_count: g.intervalCount },
+  billing: { label: g.billingLabel },
+  discount: { label: g.discountLabel },
+  giftable: g.giftable,
+  schedule: scheduleJson(g),
+  created_at: g.createdAt.toISOString(),
+  updated_at: g.updatedAt.toISOString(),
 });

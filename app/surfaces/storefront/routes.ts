@@ -8,7 +8,7 @@ import { sellingPlanFields, type LiveGroup } from "../../domain/catalog/selling-
 import type { BundleView } from "../../domain/catalog/bundles.server";
 import type { MixMatchDetailView } from "../../domain/catalog/mixmatch.server";
 import { defineRoute } from "../../http/route";
-import { BUNDLE_KIND, mixMatchCategoriesJson } from "../admin/wire";
+import { BUNDLE_KIND, mixMatchCategoriesJson, planJson } from "../admin/wire";
 import { storefrontSchedulePreviewRoutes } from "../schedule-preview";
 
 const gidOrNumber = (type: string) =>
@@ -162,7 +162,14 @@ export const storefrontRoutes = [
     tags: ["Plans"],
     errorCodes: ["not_found", "platform_unavailable"],
     response: ProductPlans,
-    handler: async (ctx) => ({ body: await productPlans({ shopId: ctx.shop.id, shopDomain: ctx.shop.domain, productGid: ctx.params.product_id }) }),
+    handler: async (ctx) => {
+      const { productId, groups } = await productPlans({ shopId: ctx.shop.id, shopDomain: ctx.shop.domain, productGid: ctx.params.product_id });
+      const data = groups.map(({ group, live }) => {
+        const { created_at: _c, updated_at: _u, status: _s, ...plan } = planJson(group);
+        return { ...plan, ...sellingPlanFields(live) };
+      });
+      return { body: { product_id: productId, data, next_cursor: null } };
+    },
   }),
   defineRoute({
     method: "GET",

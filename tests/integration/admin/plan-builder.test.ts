@@ -92,7 +92,7 @@ describe("the plan builder", () => {
     });
     // The Storefront API offers it on the product with the child plan resolved live.
     const offered = await productPlans({ shopId: ctx.shopId, shopDomain: ctx.shopDomain, productGid: product.id });
-    expect(offered.data.map((p) => [p.selling_plan_group_id, p.selling_plan_id])).toEqual([[r.groupGid, g!.sellingPlans[0].id]]);
+    expect(offered.groups.map((p) => [p.group.groupGid, p.live.sellingPlans?.[0]?.id])).toEqual([[r.groupGid, g!.sellingPlans[0].id]]);
     // The create webhook reached the app and was processed by the mirror worker.
     await stack.settled(
       ctx.shopDomain,
@@ -171,7 +171,7 @@ describe("the plan builder", () => {
     expect(await simGroup(ctx.shopDomain, r.groupGid)).toBeDefined();
     await prisma.contract.update({ where: { id: c.id }, data: { status: "CANCELLED" } });
     expect(await deletePlanGroup(ctx, r.groupGid)).toEqual({ ok: true });
-    expect((await productPlans({ shopId: ctx.shopId, shopDomain: ctx.shopDomain, productGid: product.id })).data).toEqual([]);
+    expect((await productPlans({ shopId: ctx.shopId, shopDomain: ctx.shopDomain, productGid: product.id })).groups).toEqual([]);
     expect(await simGroup(ctx.shopDomain, r.groupGid)).toBeUndefined();
     const key = (await createKey({ shopId: ctx.shopId, scopes: ["read:plans"] })).key;
     expect((await api(key, "GET", "/plans?status=archived")).json.data.map((p: { selling_plan_group_id: string }) => p.selling_plan_group_id)).toEqual([
