@@ -44,13 +44,12 @@ export interface Mailbox {
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function headerMap(headers: Map<string, unknown>): Record<string, string> {
+/** Each header as it was written (unfolded), by lower-cased name; the first of a repeated one wins. */
+function headerMap(lines: readonly { key: string; line: string }[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of headers) {
-    if (typeof v === "string") out[k] = v;
-    else if (v && typeof v === "object" && "text" in v) out[k] = String((v as { text: unknown }).text);
-    else if (v && typeof v === "object" && "value" in v) out[k] = JSON.stringify((v as { value: unknown }).value);
-    else out[k] = String(v);
+  for (const { key, line } of lines) {
+    const value = line.slice(line.indexOf(":") + 1).replace(/\r?\n[ \t]+/g, " ").trim();
+    out[key] ??= value;
   }
   return out;
 }
@@ -94,7 +93,7 @@ export async function startMailbox(opts: { smtpPort: number; webPort: number; ho
                 subject: parsed.subject ?? "",
                 text: parsed.text ?? "",
                 html: typeof parsed.html === "string" ? parsed.html : null,
-                headers: headerMap(parsed.headers),
+                headers: headerMap(parsed.headerLines),
                 raw: raw.toString("utf8"),
               });
               callback(null, `Ok: queued as ${id}`);

@@ -48,12 +48,14 @@ export function parseDeliveryStatus(text: string): { action: string | null; stat
 /** A DSN posted raw: finds the message by the VERP address it came back to (or its Message-ID) and applies it. */
 export async function applyDsn(raw: Buffer | string, now = new Date()): Promise<EvidenceResult> {
   const parsed = await simpleParser(raw);
-  const statusPart = parsed.attachments.find((a) => /^message\/(global-)?delivery-status$/i.test(a.contentType));
-  const statusText = statusPart ? statusPart.content.toString("utf8") : "";
-  const ds = parseDeliveryStatus(statusText);
+  const text = typeof raw === "string" ? raw : raw.toString("utf8");
+  // mailparser folds a message/delivery-status part into the text; the part itself is read from
+  // the raw message (up to the next MIME boundary), so the human-readable part cannot pose as it.
+  const start = text.search(/^Content-Type:\s*message\/(global-)?delivery-status/im);
+  const statusText = start >= 0 ? text.slice(start).split(/\r?\n--/)[0] : "";
+  const ds = parseDeliveryStatus(statusText.replace(/^Content-Type:[^\n]*\n/i, ""));
   if (!ds.action) return { matched: false };
 
-  const text = typeof raw === "string" ? raw : raw.toString("utf8");
   let rowId: string | null = null;
   for (const m of text.matchAll(/bounce\+[a-z0-9]+\.[A-Za-z0-9_-]{12}@[^\s>;"]+/gi)) {
     rowId = rowFromVerp(m[0]);
