@@ -5,6 +5,9 @@ import { prisma } from "../../db.server";
 import { ApiError } from "../../infra/errors";
 import { MESSAGE_KINDS, SAMPLE_VARIABLES, messageKind } from "./catalogue";
 import { checkTemplate, renderMessage, type Rendered } from "./render.server";
+import { env } from "../../env.server";
+import { mailTransport } from "../../infra/mailer.server";
+import { dkimKey, mailSettings } from "./settings.server";
 
 export interface TemplateView {
   kind: string;
@@ -55,4 +58,27 @@ export async function resetTemplate(shopId: string, kind: string): Promise<void>
 export function previewTemplate(kind: string, t: { subject: string; body: string }): Rendered {
   checked(kind, t);
   return renderMessage(t, SAMPLE_VARIABLES, "https://example.com/unsubscribe");
+}
+
+/**
+ * A test of the template as edited, with sample data, to the merchant's address: straight to SMTP
+ * (it is not a customer message, so no outbox row, no preferences, no suppression list).
+ */
+export async function sendTestMessage(shopId: string, kind: string, t: { subject: string; body: string }, to: string): Promise<{ response: string }> {
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(to)) throw new ApiError("invalid_request", "the test recipient must be an e-mail address");
+  const rendered = previewTemplate(kind, t);
+  const settings = await mailSettings(shopId);
+  const dkim = await dkimKey(shopId);
+  const from = settings.sendingDomain ? `notifications@${settings.sendingDomain}` : env().MAIL_FROM;
+  const info = await mailTransport().sendMail({
+    from: settings.senderName ? { name: settings.senderName, address: from } : from,
+    replyTo: settings.replyTo ?? undefined,
+    to,
+    subject: `[Test] ${rendered.subject}`,
+    text: rendered.text,
+    html: rendered.html,
+    headers: { "X-Notification-Kind": `test:${kind}` },
+    ...(dkim ? { dkim } : {}),
+  });
+  return { response: String(info.response ?? "") };
 }
