@@ -22,7 +22,15 @@ export interface LogRow {
   reason: string | null;
 }
 
-const TONES: Record<string, BadgeProps["tone"]> = { delivered: "success", sent: "info", bounced: "critical", failed: "critical", deferred: "warning", skipped: undefined, queued: "attention" };
+const TONES: Record<string, BadgeProps["tone"]> = {
+  delivered: "success",
+  sent: "info",
+  bounced: "critical",
+  failed: "critical",
+  deferred: "warning",
+  skipped: undefined,
+  queued: "attention",
+};
 
 export function StatusPill({ status }: { status: string }) {
   return <Badge tone={TONES[status]}>{status.charAt(0).toUpperCase() + status.slice(1)}</Badge>;
@@ -55,6 +63,16 @@ export function NotificationLog(props: {
     navigate(`/app/notifications${p.size ? `?${p}` : ""}#log`, { replace: true, preventScrollReset: true });
   };
   useEffect(() => () => clearTimeout(timer.current), []);
+  // Polaris' IndexTable scrolls sideways at phone widths in a container keyboard users cannot
+  // reach; making it a focusable, named region lets them scroll it (axe: scrollable-region-focusable).
+  const wrap = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const scroller = wrap.current?.querySelector<HTMLElement>(".Polaris-IndexTable-ScrollContainer");
+    if (!scroller) return;
+    scroller.tabIndex = 0;
+    scroller.setAttribute("role", "region");
+    scroller.setAttribute("aria-label", "Message log");
+  }, [rows]);
   const tabs = ["", ...statuses].map((s, i) => ({ id: `status-${s || "all"}`, content: s ? s.charAt(0).toUpperCase() + s.slice(1) : "All", index: i }));
   const selected = Math.max(0, ["", ...statuses].indexOf(filters.status));
   const kindLabel = kinds.find((k) => k.value === filters.kind)?.label;
@@ -82,7 +100,13 @@ export function NotificationLog(props: {
             label: "Message",
             shortcut: true,
             filter: (
-              <ChoiceList title="Message" titleHidden choices={kinds} selected={filters.kind ? [filters.kind] : []} onChange={(v) => apply({ kind: v[0] ?? "" })} />
+              <ChoiceList
+                title="Message"
+                titleHidden
+                choices={kinds}
+                selected={filters.kind ? [filters.kind] : []}
+                onChange={(v) => apply({ kind: v[0] ?? "" })}
+              />
             ),
           },
         ]}
@@ -96,56 +120,58 @@ export function NotificationLog(props: {
         canCreateNewView={false}
         filteringAccessibilityTooltip="Filter the log"
       />
-      <IndexTable
-        resourceName={{ singular: "message", plural: "messages" }}
-        itemCount={rows.length}
-        selectable={false}
-        emptyState={
-          <div style={{ padding: "1rem" }}>
-            <Text as="p">No messages match.</Text>
-          </div>
-        }
-        headings={[{ title: "Message" }, { title: "Status" }, { title: "Customer" }, { title: "Lifecycle" }, { title: "SMTP reply and reason" }]}
-      >
-        {rows.map((r, i) => (
-          <IndexTable.Row id={r.id} key={r.id} position={i}>
-            <IndexTable.Cell>
-              <BlockStack gap="050">
-                <Text as="span" fontWeight="semibold">
-                  {r.title}
-                </Text>
-                <Text as="span" tone="subdued">
-                  {kinds.find((k) => k.value === r.event)?.label ?? r.event}
-                </Text>
-              </BlockStack>
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              <StatusPill status={r.status} />
-            </IndexTable.Cell>
-            <IndexTable.Cell>{r.customer_id.split("/").pop()}</IndexTable.Cell>
-            <IndexTable.Cell>
-              <Text as="span" variant="bodySm">
-                {lifecycle(r)}
-                {r.attempts > 1 ? ` (${r.attempts} attempts)` : ""}
-              </Text>
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              <BlockStack gap="050">
-                {r.smtp_response && (
-                  <Text as="span" variant="bodySm">
-                    {r.smtp_response}
+      <div ref={wrap}>
+        <IndexTable
+          resourceName={{ singular: "message", plural: "messages" }}
+          itemCount={rows.length}
+          selectable={false}
+          emptyState={
+            <div style={{ padding: "1rem" }}>
+              <Text as="p">No messages match.</Text>
+            </div>
+          }
+          headings={[{ title: "Message" }, { title: "Status" }, { title: "Customer" }, { title: "Lifecycle" }, { title: "SMTP reply and reason" }]}
+        >
+          {rows.map((r, i) => (
+            <IndexTable.Row id={r.id} key={r.id} position={i}>
+              <IndexTable.Cell>
+                <BlockStack gap="050">
+                  <Text as="span" fontWeight="semibold">
+                    {r.title}
                   </Text>
-                )}
-                {r.reason && r.reason !== r.smtp_response && (
-                  <Text as="span" variant="bodySm" tone="subdued">
-                    {r.reason}
+                  <Text as="span" tone="subdued">
+                    {kinds.find((k) => k.value === r.event)?.label ?? r.event}
                   </Text>
-                )}
-              </BlockStack>
-            </IndexTable.Cell>
-          </IndexTable.Row>
-        ))}
-      </IndexTable>
+                </BlockStack>
+              </IndexTable.Cell>
+              <IndexTable.Cell>
+                <StatusPill status={r.status} />
+              </IndexTable.Cell>
+              <IndexTable.Cell>{r.customer_id.split("/").pop()}</IndexTable.Cell>
+              <IndexTable.Cell>
+                <Text as="span" variant="bodySm">
+                  {lifecycle(r)}
+                  {r.attempts > 1 ? ` (${r.attempts} attempts)` : ""}
+                </Text>
+              </IndexTable.Cell>
+              <IndexTable.Cell>
+                <BlockStack gap="050">
+                  {r.smtp_response && (
+                    <Text as="span" variant="bodySm">
+                      {r.smtp_response}
+                    </Text>
+                  )}
+                  {r.reason && r.reason !== r.smtp_response && (
+                    <Text as="span" variant="bodySm" tone="subdued">
+                      {r.reason}
+                    </Text>
+                  )}
+                </BlockStack>
+              </IndexTable.Cell>
+            </IndexTable.Row>
+          ))}
+        </IndexTable>
+      </div>
     </Card>
   );
 }
