@@ -48,7 +48,10 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 function headerMap(lines: readonly { key: string; line: string }[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const { key, line } of lines) {
-    const value = line.slice(line.indexOf(":") + 1).replace(/\r?\n[ \t]+/g, " ").trim();
+    const value = line
+      .slice(line.indexOf(":") + 1)
+      .replace(/\r?\n[ \t]+/g, " ")
+      .trim();
     out[key] ??= value;
   }
   return out;
@@ -148,7 +151,9 @@ export async function startMailbox(opts: { smtpPort: number; webPort: number; ho
       if (!m) return send(404, "text/plain", "no such message");
       if (one[2]) return send(200, "message/rfc822", m.raw);
       // The message's own HTML is shown as it arrived, in a sandboxed frame (no scripts).
-      const bodyHtml = m.html ? `<iframe title="Message body" sandbox srcdoc="${esc(m.html)}" style="width:100%;min-height:60vh;border:1px solid #ccc"></iframe>` : `<pre>${esc(m.text)}</pre>`;
+      const bodyHtml = m.html
+        ? `<iframe title="Message body" sandbox srcdoc="${esc(m.html)}" style="width:100%;min-height:60vh;border:1px solid #ccc"></iframe>`
+        : `<pre>${esc(m.text)}</pre>`;
       return send(
         200,
         "text/html; charset=utf-8",

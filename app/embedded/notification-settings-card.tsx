@@ -83,9 +83,25 @@ export function NotificationSettingsCard(props: {
             error={errors.leadDays}
             helpText="Renewal reminders go this many days before each charge (also shown on Billing settings)."
           />
-          <TextField label="Time zone" value={v.timezone} onChange={set("timezone")} autoComplete="off" error={errors.timezone} helpText="For example America/New_York" />
+          <TextField
+            label="Time zone"
+            value={v.timezone}
+            onChange={set("timezone")}
+            autoComplete="off"
+            error={errors.timezone}
+            helpText="For example America/New_York"
+          />
           <InlineGrid columns={2} gap="200">
-            <TextField label="Quiet from (hour)" type="number" min={0} max={23} value={v.quietStart} onChange={set("quietStart")} autoComplete="off" error={errors.quietStart} />
+            <TextField
+              label="Quiet from (hour)"
+              type="number"
+              min={0}
+              max={23}
+              value={v.quietStart}
+              onChange={set("quietStart")}
+              autoComplete="off"
+              error={errors.quietStart}
+            />
             <TextField
               label="Quiet until (hour)"
               type="number"

@@ -87,7 +87,10 @@ async function saveSettings(shopId: string, form: FormData): Promise<ActionResul
     timezone: str(form, "timezone").trim() || "UTC",
     quietStart: hourOrNull(str(form, "quietStart")),
     quietEnd: hourOrNull(str(form, "quietEnd")),
-    disabledKinds: form.getAll("disabledKinds").map(String).filter((k) => !isEssential(k)),
+    disabledKinds: form
+      .getAll("disabledKinds")
+      .map(String)
+      .filter((k) => !isEssential(k)),
   });
   const errors: Record<string, string> = {};
   if (!parsed.success) for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;

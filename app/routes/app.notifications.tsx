@@ -50,9 +50,21 @@ function TemplatesCard({ templates, testRecipient }: { templates: Data["template
 
   return (
     <SectionCard title="Templates">
-      <Select label="Message" options={templates.map((t) => ({ label: t.customised ? `${t.label} (edited)` : t.label, value: t.kind }))} value={kind} onChange={setKind} />
+      <Select
+        label="Message"
+        options={templates.map((t) => ({ label: t.customised ? `${t.label} (edited)` : t.label, value: t.kind }))}
+        value={kind}
+        onChange={setKind}
+      />
       <TextField label="Subject" value={subject} onChange={setSubject} autoComplete="off" />
-      <TextField label="Body" value={body} onChange={setBody} multiline={8} autoComplete="off" helpText="Plain text with Liquid. Blank lines make paragraphs; links become clickable." />
+      <TextField
+        label="Body"
+        value={body}
+        onChange={setBody}
+        multiline={8}
+        autoComplete="off"
+        helpText="Plain text with Liquid. Blank lines make paragraphs; links become clickable."
+      />
       <BlockStack gap="100">
         <Text as="h3" variant="headingSm">
           Variables
@@ -94,7 +106,12 @@ function TemplatesCard({ templates, testRecipient }: { templates: Data["template
           <Text as="h3" variant="headingSm">
             Preview: {preview.subject}
           </Text>
-          <iframe title="Message preview" sandbox="" srcDoc={preview.html} style={{ width: "100%", minHeight: "18rem", border: "1px solid #ddd", borderRadius: 8 }} />
+          <iframe
+            title="Message preview"
+            sandbox=""
+            srcDoc={preview.html}
+            style={{ width: "100%", minHeight: "18rem", border: "1px solid #ddd", borderRadius: 8 }}
+          />
         </BlockStack>
       )}
     </SectionCard>
@@ -116,7 +133,11 @@ function SuppressionsCard({ suppressions }: { suppressions: Data["suppressions"]
                 <Text as="span">
                   {s.address}: {s.reason} ({formatDateTime(s.created_at)})
                 </Text>
-                <Button size="slim" onClick={() => fetcher.submit({ intent: "unsuppress", address: s.address }, { method: "post" })} accessibilityLabel={`Remove ${s.address}`}>
+                <Button
+                  size="slim"
+                  onClick={() => fetcher.submit({ intent: "unsuppress", address: s.address }, { method: "post" })}
+                  accessibilityLabel={`Remove ${s.address}`}
+                >
                   Remove
                 </Button>
               </InlineStack>
@@ -136,8 +157,8 @@ export default function Notifications() {
         <Layout.Section>
           <Banner tone="info" title="Sent is not delivered">
             <p>
-              Sent means a mail server accepted the message. Delivered and bounced come later, from the receiving server&apos;s delivery report or your e-mail provider&apos;s
-              events.
+              Sent means a mail server accepted the message. Delivered and bounced come later, from the receiving server&apos;s delivery report or your e-mail
+              provider&apos;s events.
             </p>
           </Banner>
         </Layout.Section>

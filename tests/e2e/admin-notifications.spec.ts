@@ -41,7 +41,10 @@ test("edit, preview and send a test of the reminder template; the test arrives i
   const box = await context.newPage();
   await box.goto(MAILBOX);
   await expect(box.locator("h1")).toHaveText("Mailbox");
-  await box.getByRole("row", { name: new RegExp(to) }).getByRole("link").click();
+  await box
+    .getByRole("row", { name: new RegExp(to) })
+    .getByRole("link")
+    .click();
   await expect(box.locator("h1")).toHaveText(`[Test] Heads up ${tag}: Coffee beans, 1 kg renews March 14, 2031`);
   await expect(box.frameLocator('iframe[title="Message body"]').getByText("Your subscription to Coffee beans, 1 kg")).toBeVisible();
 });
@@ -57,7 +60,10 @@ test("at 375 px the log shows a pause confirmation the customer's server refused
   expect(refused.ok()).toBe(true);
 
   const customer = await simCall(request, "POST", `/shops/${shop}/customers`, { email, paymentMethod: { kind: "credit_card" } });
-  const contract = await simCall(request, "POST", `/shops/${shop}/contracts`, { customerId: customer.id, nextBillingDate: new Date(Date.now() + 20 * 86_400_000).toISOString() });
+  const contract = await simCall(request, "POST", `/shops/${shop}/contracts`, {
+    customerId: customer.id,
+    nextBillingDate: new Date(Date.now() + 20 * 86_400_000).toISOString(),
+  });
   // Mirrored from the create webhook, then paused "in Shopify": the update webhook queues the confirmation.
   await expect(async () => {
     await simCall(request, "PATCH", `/shops/${shop}/contracts/${encodeURIComponent(contract.id)}`, { status: "PAUSED" });

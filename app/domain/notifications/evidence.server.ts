@@ -92,7 +92,9 @@ export function verifyMailgun(body: MailgunEvent, now = Date.now(), key = env().
   const s = body.signature;
   if (!key || !s?.timestamp || !s.token || !s.signature || !/^[0-9a-f]{64}$/i.test(s.signature)) return false;
   if (Math.abs(now / 1000 - Number(s.timestamp)) > 15 * 60) return false;
-  const expected = createHmac("sha256", key).update(s.timestamp + s.token).digest();
+  const expected = createHmac("sha256", key)
+    .update(s.timestamp + s.token)
+    .digest();
   return timingSafeEqual(expected, Buffer.from(s.signature, "hex"));
 }
 

@@ -4,7 +4,7 @@
 // transaction commits the caller hands the new ids to `dispatchMail`, which adds one `mail` job
 // per row; the sweeper (sweep.server.ts) re-adds the jobs Redis lost. Rows, not jobs, are the truth.
 import { randomBytes } from "node:crypto";
-import { Prisma } from "@prisma/client";
+import type { Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { enqueueBulk, QUEUES } from "../../infra/queues.server";
 import { messageKind, type MessageKindName } from "./catalogue";
@@ -27,7 +27,8 @@ export interface QueueMail {
   recipient?: string;
 }
 
-export const idempotencyKeyOf = (m: Pick<QueueMail, "kind" | "contractGid" | "cycle" | "customerGid">) => `${m.kind}:${m.contractGid ?? m.customerGid}:${m.cycle}`;
+export const idempotencyKeyOf = (m: Pick<QueueMail, "kind" | "contractGid" | "cycle" | "customerGid">) =>
+  `${m.kind}:${m.contractGid ?? m.customerGid}:${m.cycle}`;
 export const newRowId = () => `n${randomBytes(12).toString("hex")}`;
 
 export interface Queued {

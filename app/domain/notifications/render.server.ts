@@ -37,7 +37,12 @@ export function renderMessage(template: { subject: string; body: string }, vars:
   try {
     const subject = text.parseAndRenderSync(template.subject, vars).replace(/\s+/g, " ").trim();
     const bodyText = text.parseAndRenderSync(template.body, vars).trim();
-    const bodyHtml = html.parseAndRenderSync(escapeHtml(template.body).replace(/\{\{(.*?)\}\}/g, (_m, inner: string) => `{{${inner.replace(/&quot;/g, '"').replace(/&#39;/g, "'")}}}`), vars).trim();
+    const bodyHtml = html
+      .parseAndRenderSync(
+        escapeHtml(template.body).replace(/\{\{(.*?)\}\}/g, (_m, inner: string) => `{{${inner.replace(/&quot;/g, '"').replace(/&#39;/g, "'")}}}`),
+        vars,
+      )
+      .trim();
     const footer = unsubscribeUrl ? `\n\nTo stop these e-mails: ${unsubscribeUrl}` : "";
     return {
       subject,

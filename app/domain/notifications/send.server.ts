@@ -135,7 +135,14 @@ export async function sendMailRow(rowId: string): Promise<SendOutcome> {
       },
       ...(dkim ? { dkim } : {}),
     });
-    await settle(row.id, { status: "sent", sentAt: new Date(), smtpResponse: String(info.response ?? "").slice(0, 1000), messageId, title: rendered.subject, reason: null });
+    await settle(row.id, {
+      status: "sent",
+      sentAt: new Date(),
+      smtpResponse: String(info.response ?? "").slice(0, 1000),
+      messageId,
+      title: rendered.subject,
+      reason: null,
+    });
     return "sent";
   } catch (err) {
     return failedAttempt(row, to, err as Error & { responseCode?: number; response?: string; code?: string });
@@ -162,7 +169,10 @@ async function failedAttempt(row: Claimed, to: string, err: Error & { responseCo
 
 /** The claim failed: settled already, not due yet (re-queued for then), or leased by someone else. */
 async function afterLostClaim(rowId: string): Promise<SendOutcome> {
-  const row = await prisma.notificationLogEntry.findUnique({ where: { id: rowId }, select: { status: true, sendAfter: true, leaseUntil: true, attempts: true } });
+  const row = await prisma.notificationLogEntry.findUnique({
+    where: { id: rowId },
+    select: { status: true, sendAfter: true, leaseUntil: true, attempts: true },
+  });
   if (!row || !["queued", "deferred"].includes(row.status)) return "settled";
   const now = Date.now();
   if (row.leaseUntil && row.leaseUntil.getTime() >= now) throw new LeaseHeld(rowId);

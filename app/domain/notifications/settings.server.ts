@@ -57,7 +57,10 @@ export const MailSettingsInput = z
     disabledKinds: z.array(z.string()),
   })
   .refine((s) => (s.quietStart === null) === (s.quietEnd === null), { message: "quiet hours need both a start and an end", path: ["quietEnd"] })
-  .refine((s) => s.disabledKinds.every((k) => messageKind(k) && !isEssential(k)), { message: "essential messages cannot be turned off", path: ["disabledKinds"] });
+  .refine((s) => s.disabledKinds.every((k) => messageKind(k) && !isEssential(k)), {
+    message: "essential messages cannot be turned off",
+    path: ["disabledKinds"],
+  });
 export type MailSettingsInput = z.infer<typeof MailSettingsInput>;
 
 const dkimContext = (shopId: string) => `notification-dkim:${shopId}`;
@@ -115,7 +118,9 @@ export function dkimDnsRecord(s: Pick<MailSettings, "sendingDomain" | "dkimSelec
 
 /** The local wall-clock hour of `at` in `timezone`. */
 function localHour(at: Date, timezone: string): { hour: number; minute: number; second: number } {
-  const parts = new Intl.DateTimeFormat("en-GB", { timeZone: timezone, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat("en-GB", { timeZone: timezone, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).formatToParts(
+    at,
+  );
   const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
   return { hour: get("hour"), minute: get("minute"), second: get("second") };
 }

@@ -11,7 +11,11 @@ export interface Suppression {
 
 export async function suppress(shopId: string, address: string, reason: string): Promise<void> {
   const a = address.trim().toLowerCase();
-  await prisma.emailSuppression.upsert({ where: { shopId_address: { shopId, address: a } }, create: { shopId, address: a, reason: reason.slice(0, 500) }, update: {} });
+  await prisma.emailSuppression.upsert({
+    where: { shopId_address: { shopId, address: a } },
+    create: { shopId, address: a, reason: reason.slice(0, 500) },
+    update: {},
+  });
 }
 
 export async function isSuppressed(shopId: string, address: string): Promise<boolean> {

@@ -38,7 +38,11 @@ export async function requeueLostMail(now = new Date(), graceMs = env().MAIL_SWE
       const state = job ? await job.getState() : "missing";
       if (LIVE.has(state)) continue;
       // A finished job under the same id would make the add a no-op: a fresh id for the retry.
-      lost.push({ name: "send" as const, data: { rowId: r.id }, opts: { jobId: job ? `${mailJobId(r.id, r.attempts)}-s${now.getTime()}` : mailJobId(r.id, r.attempts) } });
+      lost.push({
+        name: "send" as const,
+        data: { rowId: r.id },
+        opts: { jobId: job ? `${mailJobId(r.id, r.attempts)}-s${now.getTime()}` : mailJobId(r.id, r.attempts) },
+      });
     }
     if (lost.length) await enqueueBulk(QUEUES.mail, lost);
     requeued += lost.length;

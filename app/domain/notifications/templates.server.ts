@@ -31,7 +31,15 @@ export async function listTemplates(shopId: string): Promise<TemplateView[]> {
   const rows = await prisma.notificationTemplate.findMany({ where: { shopId } });
   return MESSAGE_KINDS.map((k) => {
     const own = rows.find((r) => r.kind === k.kind);
-    return { kind: k.kind, label: k.label, category: k.category, subject: own?.subject ?? k.subject, body: own?.body ?? k.body, variables: [...k.variables], customised: !!own };
+    return {
+      kind: k.kind,
+      label: k.label,
+      category: k.category,
+      subject: own?.subject ?? k.subject,
+      body: own?.body ?? k.body,
+      variables: [...k.variables],
+      customised: !!own,
+    };
   });
 }
 

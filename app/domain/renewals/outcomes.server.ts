@@ -56,7 +56,9 @@ export async function handleBillingOutcome(o: BillingOutcome): Promise<OutcomeRe
     include: {
       cycle: {
         include: {
-          contract: { select: { id: true, contractGid: true, customerGid: true, productTitle: true, nextBillingAt: true, chargeAmountCents: true, currencyCode: true } },
+          contract: {
+            select: { id: true, contractGid: true, customerGid: true, productTitle: true, nextBillingAt: true, chargeAmountCents: true, currencyCode: true },
+          },
         },
       },
     },
@@ -140,7 +142,11 @@ export async function handleBillingOutcome(o: BillingOutcome): Promise<OutcomeRe
         contractGid: contract.contractGid,
         cycle: `${attempt.cycle.cycleAt.toISOString()}#${attempt.number}`,
         vars: {
-          ...contractVars(o.shopDomain, { ...contract, chargeAmountCents: attempt.amountMinor === null ? null : Number(attempt.amountMinor), currencyCode: attempt.currencyCode }),
+          ...contractVars(o.shopDomain, {
+            ...contract,
+            chargeAmountCents: attempt.amountMinor === null ? null : Number(attempt.amountMinor),
+            currencyCode: attempt.currencyCode,
+          }),
           ...(nextRetryAt ? { retry_date: longDate(nextRetryAt) } : {}),
         },
       }),

@@ -228,7 +228,9 @@ export async function syncContractFromWebhook(hook: ContractWebhook): Promise<"m
         if (type in CONFIRMATIONS) {
           const kind = CONFIRMATIONS[type as keyof typeof CONFIRMATIONS];
           const vars = contractVars(hook.shopDomain, { ...row, contractGid: contractId });
-          mail.push(await queueMail(tx, { shopId: shop.id, kind, customerGid: row.customerGid, contractGid: contractId, cycle: `rev${notice.revisionNumber}`, vars }));
+          mail.push(
+            await queueMail(tx, { shopId: shop.id, kind, customerGid: row.customerGid, contractGid: contractId, cycle: `rev${notice.revisionNumber}`, vars }),
+          );
         }
       }
       status = notice.status;

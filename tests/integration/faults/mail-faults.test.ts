@@ -27,7 +27,14 @@ afterEach(async () => {
   await Promise.all(workers.splice(0).map((w) => w.stop()));
 });
 
-const vars = { shop_name: "shop", contract_number: "1", product_title: "Tea", next_billing_date: "May 1, 2031", amount: "9.00 USD", manage_url: "https://x.test/account" };
+const vars = {
+  shop_name: "shop",
+  contract_number: "1",
+  product_title: "Tea",
+  next_billing_date: "May 1, 2031",
+  amount: "9.00 USD",
+  manage_url: "https://x.test/account",
+};
 const mailWorker = () => {
   const w = startWorker(QUEUES.mail, { MAIL_LEASE_MS: "2000", MAIL_SWEEP_GRACE_MS: "0" });
   workers.push(w);
@@ -84,13 +91,19 @@ describe("mail under faults", () => {
     expect((await gone).signal).toBe("SIGKILL");
     // What the dead worker held: claimed (leased), not yet recorded as settled.
     const inFlight = new Set(
-      (await prisma.notificationLogEntry.findMany({ where: { id: { in: ids }, status: "queued", leaseUntil: { not: null } }, select: { recipient: true } })).map((r) => r.recipient!),
+      (
+        await prisma.notificationLogEntry.findMany({ where: { id: { in: ids }, status: "queued", leaseUntil: { not: null } }, select: { recipient: true } })
+      ).map((r) => r.recipient!),
     );
     expect(await settledCount(ids)).toBeLessThan(N);
 
     const second = mailWorker();
     await second.ready;
-    await eventuallyProgressing(async () => (await settledCount(ids)) === N, () => settledCount(ids), 60_000);
+    await eventuallyProgressing(
+      async () => (await settledCount(ids)) === N,
+      () => settledCount(ids),
+      60_000,
+    );
     expect(await prisma.notificationLogEntry.count({ where: { id: { in: ids }, status: "sent" } })).toBe(N);
     const by = countsByRecipient(tag);
     expect(by.size).toBe(N);

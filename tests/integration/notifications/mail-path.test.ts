@@ -16,7 +16,14 @@ const stack = useStack({}, 120_000);
 const box = useMailbox();
 const DAY = 86_400_000;
 
-const vars = { shop_name: "shop", contract_number: "1", product_title: "Tea", next_billing_date: "May 1, 2031", amount: "9.00 USD", manage_url: "https://x.test/account" };
+const vars = {
+  shop_name: "shop",
+  contract_number: "1",
+  product_title: "Tea",
+  next_billing_date: "May 1, 2031",
+  amount: "9.00 USD",
+  manage_url: "https://x.test/account",
+};
 
 /** One message queued directly (the cause is not what these tests are about). */
 async function queueOne(shopId: string, kind: "subscription_paused" | "payment_failed_final", customerGid: string, recipient: string) {
@@ -177,14 +184,21 @@ describe("evidence after sent", () => {
     const event = (key: string, ev: object) => {
       const timestamp = String(Math.floor(Date.now() / 1000));
       const token = randomUUID().replace(/-/g, "");
-      const signature = createHmac("sha256", key).update(timestamp + token).digest("hex");
+      const signature = createHmac("sha256", key)
+        .update(timestamp + token)
+        .digest("hex");
       return fetch(`${stack.appUrl}/email/mailgun`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ signature: { timestamp, token, signature }, "event-data": ev }),
       });
     };
-    const bounce = { event: "failed", severity: "permanent", message: { headers: { "message-id": row.messageId!.slice(1, -1) } }, "delivery-status": { code: 550, message: "No such user" } };
+    const bounce = {
+      event: "failed",
+      severity: "permanent",
+      message: { headers: { "message-id": row.messageId!.slice(1, -1) } },
+      "delivery-status": { code: 550, message: "No such user" },
+    };
     const bad = await event("not-the-key-000000000000000000000", bounce);
     expect(bad.status).toBe(401);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("invalid_credential");

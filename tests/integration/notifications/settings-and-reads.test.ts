@@ -15,10 +15,26 @@ import { rowReaches, uniqueAddress, useMailbox, waitForMail } from "../../suppor
 const stack = useStack({}, 120_000);
 const box = useMailbox();
 
-const vars = { shop_name: "shop", contract_number: "7", product_title: "Tea", next_billing_date: "May 1, 2031", amount: "9.00 USD", manage_url: "https://x.test/account" };
+const vars = {
+  shop_name: "shop",
+  contract_number: "7",
+  product_title: "Tea",
+  next_billing_date: "May 1, 2031",
+  amount: "9.00 USD",
+  manage_url: "https://x.test/account",
+};
 const base = { senderName: null, replyTo: null, sendingDomain: null, timezone: "UTC", quietStart: null, quietEnd: null, disabledKinds: [] };
 const queue = (shopId: string, customerGid: string, recipient: string, dueAt?: Date) =>
-  queueAndDispatch({ shopId, kind: "subscription_paused", customerGid, contractGid: "gid://shopify/SubscriptionContract/77", cycle: randomUUID(), vars, recipient, dueAt });
+  queueAndDispatch({
+    shopId,
+    kind: "subscription_paused",
+    customerGid,
+    contractGid: "gid://shopify/SubscriptionContract/77",
+    cycle: randomUUID(),
+    vars,
+    recipient,
+    dueAt,
+  });
 
 describe("settings", () => {
   it("with a sending domain, mail is From that domain and carries a DKIM-Signature that verifies against the published TXT record; the private key is sealed at rest", async () => {
@@ -105,7 +121,9 @@ describe("the APIs read the real log", () => {
 
     const pk = await createKey({ shopId, scopes: ["read:plans"], kind: "PUBLISHABLE" });
     const session = issueCustomerSession({ shopId, customerId: customerGid, keyId: pk.id });
-    const act = await fetch(`${stack.appUrl}/api/customer/v1/notification-activity`, { headers: { Authorization: `Bearer ${pk.key}`, "X-Service-Session": session.token } });
+    const act = await fetch(`${stack.appUrl}/api/customer/v1/notification-activity`, {
+      headers: { Authorization: `Bearer ${pk.key}`, "X-Service-Session": session.token },
+    });
     expect(act.status).toBe(200);
     const activity = (await act.json()) as { activity: { status: string; title: string }[] };
     expect(activity.activity).toEqual([expect.objectContaining({ status: "bounced", title: "Pause confirmation" })]);
