@@ -71,7 +71,7 @@ export const EnvSchema = z.object({
   // (a BullMQ job scheduler on the billing queue), and Shopify calls at once per shop.
   BILLING_CRON: z.string().min(9).default("*/10 * * * *"),
   BILLING_SHOP_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
-  // Customer e-mail (docs/decisions/101-104, /docs/email). SMTP_URL: where mail is handed over
+  // Customer e-mail (docs/decisions/101-104, docs/email.md). SMTP_URL: where mail is handed over
   // (pooled); the local mailbox (npm run mailbox) listens on 127.0.0.1:1025.
   SMTP_URL: z.string().url().default("smtp://127.0.0.1:1025"),
   SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100).default(5),
@@ -87,6 +87,8 @@ export const EnvSchema = z.object({
   // after MAIL_MAX_ATTEMPTS the message is `failed`.
   MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(12),
+  // How long a worker keeps a shop's mail settings, DKIM key and templates (0 = read them per message).
+  MAIL_SHOP_CACHE_MS: z.coerce.number().int().min(0).default(5_000),
   MAIL_SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
   // The local mailbox's ports (npm run mailbox, npm start).
   MAILBOX_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),

@@ -7,6 +7,7 @@
 //                                /messages/<id>         one message rendered (HTML, or the text)
 //                                /messages/<id>.eml     the raw message
 //                                GET    /api/messages   JSON, what tests read
+//                                GET    /api/count      { count } (with countOnly: nothing else is kept)
 //                                DELETE /api/messages   empties the box
 //                                POST   /api/refuse     { address, code: 550 | 451 | null }
 import http from "node:http";
@@ -57,11 +58,13 @@ function headerMap(lines: readonly { key: string; line: string }[]): Record<stri
   return out;
 }
 
-export async function startMailbox(opts: { smtpPort: number; webPort: number; host?: string; quiet?: boolean }): Promise<Mailbox> {
+export async function startMailbox(opts: { smtpPort: number; webPort: number; host?: string; quiet?: boolean; countOnly?: boolean }): Promise<Mailbox> {
   const host = opts.host ?? "127.0.0.1";
   const messages: CaughtMessage[] = [];
   const refusals = new Map<string, 550 | 451>();
   let nextId = 1;
+  // countOnly (the benchmark's catcher): accept and count, keep nothing, parse nothing.
+  let counted = 0;
 
   const makeSmtp = () =>
     new SMTPServer({
@@ -81,6 +84,10 @@ export async function startMailbox(opts: { smtpPort: number; webPort: number; ho
         const chunks: Buffer[] = [];
         stream.on("data", (c: Buffer) => chunks.push(c));
         stream.on("end", () => {
+          if (opts.countOnly) {
+            counted++;
+            return callback(null, `Ok: counted ${counted}`);
+          }
           const raw = Buffer.concat(chunks);
           simpleParser(raw)
             .then((parsed) => {
@@ -127,6 +134,7 @@ export async function startMailbox(opts: { smtpPort: number; webPort: number; ho
       res.end(body);
     };
     if (url.pathname === "/api/messages" && req.method === "GET") return send(200, "application/json", JSON.stringify(messages));
+    if (url.pathname === "/api/count") return send(200, "application/json", JSON.stringify({ count: opts.countOnly ? counted : messages.length }));
     if (url.pathname === "/api/messages" && req.method === "DELETE") {
       messages.length = 0;
       return send(200, "application/json", '{"ok":true}');

@@ -1,4 +1,4 @@
-// Notifications: the e-mail the app sends to customers (docs/decisions/101-104, /docs/email).
+// Notifications: the e-mail the app sends to customers (docs/decisions/101-104, docs/email.md).
 // Templates (Liquid, strict: edit, preview with sample data, send a test to yourself), settings,
 // the log with each message's lifecycle (sent is not delivered: only a DSN or a provider event
 // says delivered), and the suppression list. Server side: app/embedded/notifications-page.server.ts.

@@ -1,5 +1,5 @@
 // POST /email/dsn: a delivery status notification (RFC 3464), the raw message as an inbound-mail
-// relay posts it (/docs/email#dsn). Answers 200 { matched, status } or 400 in the error envelope.
+// relay posts it (docs/email.md#dsn). Answers 200 { matched, status } or 400 in the error envelope.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { applyDsn } from "../domain/notifications/evidence.server";
 import { mailEndpointError, readRawBody } from "../http/mail-endpoints.server";

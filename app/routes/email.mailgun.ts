@@ -1,4 +1,4 @@
-// POST /email/mailgun: Mailgun's signed event webhook (/docs/email#mailgun). A missing or wrong
+// POST /email/mailgun: Mailgun's signed event webhook (docs/email.md#mailgun). A missing or wrong
 // signature is 401 invalid_credential; a verified event is applied to the message it names.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { applyMailgunEvent, verifyMailgun, type MailgunEvent } from "../domain/notifications/evidence.server";

@@ -1,4 +1,4 @@
-// /email/unsubscribe?s=&c=&k=&t= (signed; /docs/email#unsubscribe). GET shows a page with a button
+// /email/unsubscribe?s=&c=&k=&t= (signed; docs/email.md#unsubscribe). GET shows a page with a button
 // and changes nothing; POST (the button, or a mail client's RFC 8058 one-click POST with
 // List-Unsubscribe=One-Click) turns the category off. A bad signature is 400 in the error envelope.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";

@@ -1,4 +1,4 @@
-// The messages the app sends (/docs/email): each kind's category (what a customer's preference
+// The messages the app sends (docs/email.md): each kind's category (what a customer's preference
 // gates; `account` is essential mail, never gated), its default template (Liquid, rendered in
 // strict mode: an unknown variable is an error, not an empty string) and the variables it offers.
 import type { CategoryKey } from "../customer/notification-preferences.server";

@@ -18,14 +18,13 @@ import { log } from "../../infra/log.server";
 import { mailTransport } from "../../infra/mailer.server";
 import { enqueue, QUEUES } from "../../infra/queues.server";
 import { platformFor } from "../../platform/index.server";
-import { getNotificationPreferences } from "../customer/notification-preferences.server";
+import { normalisePreferences } from "../customer/notification-preferences.server";
 import { isEssential, messageKind, type MailCategory } from "./catalogue";
 import { messageIdFor, unsubscribeUrl, verpAddress } from "./links.server";
 import { mailJobId } from "./outbox.server";
 import { renderMessage } from "./render.server";
-import { dkimKey, mailSettings } from "./settings.server";
+import { shopMailContext, templateIn } from "./shop-context.server";
 import { isSuppressed, suppress } from "./suppression.server";
-import { templateFor } from "./templates.server";
 
 export type SendOutcome = "sent" | "deferred" | "bounced" | "skipped" | "failed" | "not-due" | "settled";
 
@@ -48,17 +47,23 @@ interface Claimed {
   payload: Record<string, string>;
   recipient: string | null;
   attempts: number;
+  preferences: Record<string, unknown> | null;
+  suppressed: boolean;
 }
 
 /** Back-off of the n-th deferral (1-based): base * 2^(n-1), at most an hour. */
 export const retryDelayMs = (attempt: number, base = env().MAIL_RETRY_BASE_MS) => Math.min(base * 2 ** (attempt - 1), 3_600_000);
 
 async function claim(rowId: string, leaseMs: number): Promise<Claimed | null> {
+  // One statement claims the row and reads what the decision needs: the customer's preferences
+  // and whether a known recipient is suppressed.
   const rows = await prisma.$queryRaw<Claimed[]>`
-    UPDATE notification_log SET lease_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = attempts + 1, updated_at = now()
+    UPDATE notification_log n SET lease_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = attempts + 1, updated_at = now()
     WHERE id = ${rowId} AND status IN ('queued', 'deferred') AND send_after <= now()
       AND (lease_until IS NULL OR lease_until < now()) AND idempotency_key IS NOT NULL
-    RETURNING id, shop_id, customer_gid, contract_gid, event, category, idempotency_key, payload, recipient, attempts`;
+    RETURNING id, shop_id, customer_gid, contract_gid, event, category, idempotency_key, payload, recipient, attempts,
+      (SELECT p.values FROM notification_preferences p WHERE p.shop_id = n.shop_id AND p.customer_gid = n.customer_gid) AS preferences,
+      EXISTS (SELECT 1 FROM email_suppressions s WHERE s.shop_id = n.shop_id AND s.address = lower(n.recipient)) AS suppressed`;
   return rows[0] ?? null;
 }
 
@@ -75,12 +80,12 @@ async function resolveRecipient(row: Claimed): Promise<string | null> {
   return email;
 }
 
-async function gate(row: Claimed, disabledKinds: string[]): Promise<string | null> {
+function gate(row: Claimed, disabledKinds: string[]): string | null {
   if (isEssential(row.event)) return null;
   if (disabledKinds.includes(row.event)) return "turned off in the shop's notification settings";
-  const prefs = await getNotificationPreferences({ shopId: row.shop_id, customerId: row.customer_gid });
+  const values = normalisePreferences(row.preferences ?? {});
   const category = row.category as MailCategory;
-  if (category !== "account" && prefs.values[category] === false) return `the customer turned off ${category} e-mail`;
+  if (category !== "account" && values[category] === false) return `the customer turned off ${category} e-mail`;
   return null;
 }
 
@@ -90,8 +95,9 @@ export async function sendMailRow(rowId: string): Promise<SendOutcome> {
   const row = await claim(rowId, config.MAIL_LEASE_MS);
   if (!row) return afterLostClaim(rowId);
   const kind = messageKind(row.event);
-  const settings = await mailSettings(row.shop_id);
-  const refusal = kind ? await gate(row, settings.disabledKinds) : `unknown message kind ${row.event}`;
+  const shop = await shopMailContext(row.shop_id);
+  const settings = shop.settings;
+  const refusal = kind ? gate(row, settings.disabledKinds) : `unknown message kind ${row.event}`;
   if (refusal) {
     await settle(row.id, { status: "skipped", reason: refusal });
     return "skipped";
@@ -101,14 +107,14 @@ export async function sendMailRow(rowId: string): Promise<SendOutcome> {
     await settle(row.id, { status: "failed", reason: "the customer has no e-mail address" });
     return "failed";
   }
-  if (await isSuppressed(row.shop_id, to)) {
+  if (row.recipient ? row.suppressed : await isSuppressed(row.shop_id, to)) {
     await settle(row.id, { status: "skipped", reason: "the address is on the shop's suppression list" });
     return "skipped";
   }
 
   const essential = isEssential(row.event);
   const unsubscribe = essential ? undefined : unsubscribeUrl({ shopId: row.shop_id, customerGid: row.customer_gid, category: row.category });
-  const template = await templateFor(row.shop_id, row.event);
+  const template = templateIn(shop, row.event);
   let rendered;
   try {
     rendered = renderMessage(template, row.payload, unsubscribe);
@@ -116,7 +122,7 @@ export async function sendMailRow(rowId: string): Promise<SendOutcome> {
     await settle(row.id, { status: "failed", reason: `template error: ${(err as Error).message}`.slice(0, 1000) });
     return "failed";
   }
-  const dkim = await dkimKey(row.shop_id);
+  const dkim = shop.dkim;
   const fromAddress = settings.sendingDomain ? `notifications@${settings.sendingDomain}` : config.MAIL_FROM;
   const messageId = messageIdFor(row.shop_id, row.idempotency_key);
   try {

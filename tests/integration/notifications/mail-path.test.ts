@@ -1,6 +1,6 @@
 // The mail path against a real SMTP catcher (mailbox/server.ts), the simulator and in-process
 // BullMQ workers: reminders rendered, sent and parsed back; bounces, deferrals, DSNs, Mailgun
-// events; preferences and one-click unsubscribe (docs/decisions/101-104, /docs/email).
+// events; preferences and one-click unsubscribe (docs/decisions/101-104, docs/email.md).
 import { createHmac, randomUUID } from "node:crypto";
 import { prisma } from "../../../app/db.server";
 import { env } from "../../../app/env.server";
