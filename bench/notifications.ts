@@ -65,7 +65,7 @@ async function main() {
   const nodemailer = (await import("nodemailer")).default;
 
   const redis = createRedis("queue");
-  for (let cursor = "0"; ; ) {
+  for (let cursor = "0"; ;) {
     const [next, keys] = await redis.scan(cursor, "MATCH", `${env().REDIS_PREFIX}:*`, "COUNT", 1000);
     if (keys.length) await redis.unlink(...keys);
     if ((cursor = next) === "0") break;
@@ -82,7 +82,9 @@ async function main() {
   process.once("exit", () => catcher.kill("SIGTERM")); // also when the run fails half-way
   await new Promise<void>((resolve) => catcher.stdout!.on("data", (c: Buffer) => c.toString().includes("mailbox ready") && resolve()));
   const inFlight = Math.max(env().WORKER_CONCURRENCY, env().SMTP_MAX_CONNECTIONS * 8);
-  console.log(`N=${fmt(N)}; ${env().SMTP_MAX_CONNECTIONS} pooled SMTP connections, ${inFlight} sends in flight; load average at start ${loadavg()[0].toFixed(1)}`);
+  console.log(
+    `N=${fmt(N)}; ${env().SMTP_MAX_CONNECTIONS} pooled SMTP connections, ${inFlight} sends in flight; load average at start ${loadavg()[0].toFixed(1)}`,
+  );
 
   // ---- baseline: the same rendered message, a bare pooled nodemailer loop --------------------
   const kind = messageKind("renewal_reminder")!;
