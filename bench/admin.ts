@@ -160,12 +160,13 @@ async function main() {
     ON CONFLICT (id) DO NOTHING`);
 
   // App modules read the environment on import: load them only now.
-  const { mintKey } = await import("../app/domain/keys/keys.server");
+  const { createKey } = await import("../tests/support/fixtures");
   const { createSurface } = await import("../app/http/kernel.server");
   const { ADMIN_SURFACE } = await import("../app/surfaces/config");
   const { adminRoutes } = await import("../app/surfaces/admin/routes");
   const { idempotencyHook } = await import("../app/http/idempotency.server");
-  const { SUBSCRIPTION_COLUMNS, subscriptionJson } = await import("../app/domain/subscriptions/reads.server");
+  const { SUBSCRIPTION_COLUMNS, contractRowView } = await import("../app/domain/subscriptions/reads.server");
+  const { subscriptionJson } = await import("../app/surfaces/admin/wire");
   const { prisma } = await import("../app/db.server");
   const { redis } = await import("../app/infra/redis.server");
   const { isoFromPgTimestamp, timestampTypes } = await import("../app/infra/pg.server");
@@ -174,10 +175,9 @@ async function main() {
   const surface = createSurface(ADMIN_SURFACE, adminRoutes, { idempotency: idempotencyHook, now: () => (clock += 600_000) });
   const shop = shopId(0);
   await prisma.apiKey.deleteMany({ where: { shopId: shop } });
-  const { key } = await mintKey({
+  const { key } = await createKey({
     shopId: shop,
     name: "bench",
-    kind: "SECRET",
     scopes: ["read:subscriptions", "read:customers", "read:analytics", "read:plans"],
   });
   const get = async (path: string, token = key) => {
@@ -204,7 +204,7 @@ async function main() {
   }
 
   // Three reads of the same keyset pages with pg: `floor`, pg's defaults (timestamps parsed into
-  // Dates): the direct-pg floor issue 14 measures against; `raw`, timestamps left as the text
+  // Dates): the direct-pg floor the admin bench measures against; `raw`, timestamps left as the text
   // PostgreSQL sends (no cheaper read exists), printed beside it; `json`, what any JSON API must
   // do with the rows (timestamps as ISO strings, map to the API shape, encode, and the client's
   // decode), to show how much of the gap is the kernel and how much is JSON.
@@ -226,7 +226,7 @@ async function main() {
         ...(TYPES[mode] ? { types: TYPES[mode] } : {}),
       });
       const page = r.rows.slice(0, 250);
-      if (mode === "json") JSON.parse(JSON.stringify({ data: page.map(subscriptionJson), next_cursor: null }));
+      if (mode === "json") JSON.parse(JSON.stringify({ data: page.map((r) => subscriptionJson(contractRowView(r))), next_cursor: null }));
       rows += page.length;
       if (r.rows.length <= 250) break;
       after = page[page.length - 1] as { created_at: Date | string; id: string };
@@ -316,7 +316,7 @@ async function main() {
   );
 
   await prisma.apiKey.deleteMany({ where: { shopId: BIG_SHOP } });
-  const big = await mintKey({ shopId: BIG_SHOP, name: "bench", kind: "SECRET", scopes: ["read:analytics"] });
+  const big = await createKey({ shopId: BIG_SHOP, name: "bench", scopes: ["read:analytics"] });
   const targets: Array<[string, string]> = [
     [`shop ${shop} (10,000 of the 1,000,000 contracts)`, key],
     [`shop ${BIG_SHOP} (1,000,000 contracts of its own)`, big.key],

@@ -123,7 +123,7 @@ async function main() {
   const { prisma } = await import("../app/db.server");
   const { recordInstallation, setAppPlan } = await import("../app/domain/shop/lifecycle.server");
   const { reconcileShop } = await import("../app/domain/subscriptions/mirror.server");
-  const { mintKey } = await import("../app/domain/keys/keys.server");
+  const { createKey } = await import("../tests/support/fixtures");
   const { customerForAccessToken } = await import("../app/domain/customer/session.server");
   const control = new SimulatorControl(sim.url);
 
@@ -148,7 +148,7 @@ async function main() {
     }
     await control.call("POST", `${control.shop(domain)}/contracts/bulk`, { contracts, webhooks: false });
     await reconcileShop(domain);
-    const { key } = await mintKey({ shopId: shop.id, name: "bench", scopes: [], kind: "PUBLISHABLE" });
+    const { key } = await createKey({ shopId: shop.id, name: "bench", kind: "PUBLISHABLE" });
     targets.push({ domain, key, tokens });
   }
 

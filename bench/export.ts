@@ -9,7 +9,7 @@
 //      it, bench/worker.ts; exports queue only)
 //      renders an export job of those rows; wall time (started_at -> ready_at), rows/s, the
 //      ratio to COPY, and the worker process's peak RSS (VmHWM from /proc).
-// Targets (issue 12): within 3x of COPY; peak RSS under 256 MB whatever the row count.
+// Targets: within 3x of COPY; peak RSS under 256 MB whatever the row count.
 // Benchmarks are not tests: nothing here asserts a time.
 import { spawnSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync } from "node:fs";

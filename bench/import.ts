@@ -34,7 +34,8 @@ const { SimulatorControl } = await import("../simulator/control-client");
 const { recordInstallation } = await import("../app/domain/shop/lifecycle.server");
 const { adminGraphql } = await import("../app/platform/graphql/client.server");
 const { CONTRACT_ATOMIC_CREATE, contractAtomicCreateVariables } = await import("../app/platform/graphql/contract-atomic-create");
-const { createImport, runImport } = await import("../app/domain/imports/imports.server");
+const { runImport } = await import("../app/domain/imports/run.server");
+const { createImport } = await import("../app/domain/imports/start.server");
 const { migrationCsv, migrationRow } = await import("../tests/support/migration-csv");
 const { ensurePlatformRouting } = await import("../app/platform/index.server");
 

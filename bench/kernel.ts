@@ -84,11 +84,10 @@ async function child(kind: "bare" | "kernel") {
 
 async function setupPrincipal(): Promise<{ token: string; cleanup: () => Promise<void> }> {
   const { prisma } = await import("../app/db.server");
-  const { mintKey } = await import("../app/domain/keys/keys.server");
+  const { createShop, createKey } = await import("../tests/support/fixtures");
   const domain = `bench-${randomUUID()}.myshopify.com`;
-  const shop = await prisma.shop.create({ data: { domain, appPlan: "PRO" } });
-  await prisma.session.create({ data: { id: `offline_${domain}`, shop: domain, state: "", isOnline: false, accessToken: "bench" } });
-  const { key } = await mintKey({ shopId: shop.id, name: "bench", scopes: ["read:plans"], kind: "SECRET" });
+  const shop = await createShop({ domain, accessToken: "bench" });
+  const { key } = await createKey({ shopId: shop.id, name: "bench", scopes: ["read:plans"] });
   return {
     token: key,
     cleanup: async () => {

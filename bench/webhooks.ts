@@ -14,7 +14,7 @@
 //      deliveries/s beside the bare loop.
 //   4. Latency: BENCH_LATENCY_EVENTS events published one by one to the idle workers: p50/p99
 //      publish-to-delivery; the workers' peak RSS over both phases.
-// Target (issue 7): at least half the bare loop's rate. Benchmarks are not tests: nothing here
+// Target: at least half the bare loop's rate. Benchmarks are not tests: nothing here
 // asserts a time.
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -122,6 +122,7 @@ async function main() {
   const { deliveryBody } = await import("../app/domain/outbound-webhooks/deliver.server");
   const { signatureHeader } = await import("../app/domain/outbound-webhooks/signature");
   const { webhookJobConcurrency } = await import("../app/domain/outbound-webhooks/jobs.server");
+  const { createShop } = await import("../tests/support/fixtures");
 
   await prisma.shop.deleteMany({ where: { domain: SHOP_DOMAIN } });
   // Every run writes and deletes 100,000 deliveries and attempts. Without a vacuum between runs
@@ -129,7 +130,7 @@ async function main() {
   // bloated indexes of all the runs before it: measured, 1.6 million dead deliveries and 800 MB
   // after a dozen runs, and the fan-out 20 % slower. Each run starts from compact tables.
   await prisma.$executeRawUnsafe("VACUUM (FULL, ANALYZE) webhook_attempts, webhook_deliveries, events, webhook_endpoints");
-  const shop = await prisma.shop.create({ data: { domain: SHOP_DOMAIN, appPlan: "PRO", billingPlan: "PRO" } });
+  const shop = await createShop({ domain: SHOP_DOMAIN, billingPlan: "PRO", offlineSession: false });
   const cert = makeCert();
 
   // ---- baseline: bare undici, same bodies, same signing, same concurrency ----------------------

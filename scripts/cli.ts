@@ -121,18 +121,20 @@ class UsageError extends Error {}
 async function importFile(shopId: string, path: string, dryRun: boolean): Promise<unknown> {
   const { readFile } = await import("node:fs/promises");
   const { basename } = await import("node:path");
-  const imports = await import("../app/domain/imports/imports.server");
+  const { dryRun: dryRunReport } = await import("../app/domain/imports/validate.server");
+  const { createImport, startImport } = await import("../app/domain/imports/start.server");
+  const { importProgress } = await import("../app/domain/imports/progress.server");
   const file = { fileName: basename(path), text: await readFile(path, "utf8") };
   if (dryRun) {
     // The per-contract lines are for the page; the CLI prints the totals and every error.
-    const { items, ...summary } = await imports.dryRun(shopId, file);
+    const { items, ...summary } = await dryRunReport(shopId, file);
     return { ...summary, items: items.length };
   }
-  const { id, report } = await imports.createImport(shopId, file);
+  const { id, report } = await createImport(shopId, file);
   if (report.errors.some((e) => e.row === 0)) throw new Error(`The file cannot be imported: ${report.errors[0].message}`);
-  await imports.startImport(shopId, id);
+  await startImport(shopId, id);
   for (;;) {
-    const p = await imports.importProgress(shopId, id);
+    const p = await importProgress(shopId, id);
     if (p && (p.status === "done" || p.status === "failed")) return p;
     if (p) console.error(`${p.status}: ${p.done}/${p.contracts} contracts (${p.created} created, ${p.skipped} skipped, ${p.failed} failed)`);
     await new Promise((r) => setTimeout(r, 1000));

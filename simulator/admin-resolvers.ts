@@ -7,24 +7,18 @@
 import type { SimCore } from "./core";
 import { fieldError } from "./graphql-exec";
 import { numericIdOf, type ShopState, type Outcome } from "./state";
+import { atomicCreateContract } from "./store/contract-import";
+import { commitDraft, openDraft, ownContract, setNextBillingDate, setStatus, skipBillingCycle, updateDraftLine } from "./store/contracts";
 import {
   addCustomerAddress,
-  atomicCreateContract,
-  commitDraft,
   createCustomerViaApi,
   createRemotePaymentMethod,
   customerByEmail,
   findPaymentMethod,
-  openDraft,
-  ownContract,
   sendPaymentMethodUpdateEmail,
   setCustomerViaApi,
-  setMetafields,
-  setNextBillingDate,
-  setStatus,
-  skipBillingCycle,
-  updateDraftLine,
-} from "./store";
+} from "./store/customers";
+import { setMetafields } from "./store/metafields";
 import { createBillingAttempt, gqlBillingAttempt } from "./subscription-billing";
 import { cancelAppSubscription, confirmationUrl, createAppSubscription, gqlAppInstallation, gqlAppSubscription } from "./billing";
 import {
@@ -188,7 +182,7 @@ export const MUTATION: Record<string, RootResolver> = {
         billingAttemptExpectedDate: cycle.billingAttemptExpectedDate,
         skipped: true,
         edited: false,
-        // Only a cycle not yet due can be skipped (store.ts refuses past ones).
+        // Only a cycle not yet due can be skipped (store/contracts.ts refuses past ones).
         status: "UNBILLED",
         sourceContract: gqlContract(shop, shop.contracts[cycle.contractId]),
       },

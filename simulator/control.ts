@@ -10,16 +10,10 @@ import { adminSchema } from "./schema";
 import { mintSessionToken } from "./jwt";
 import { contractPayload, customersDataRequestPayload, customersRedactPayload, sellingPlanGroupPayload, shopPayload, shopRedactPayload } from "./payloads";
 import { numericIdOf, type Contract, type Failure, type ShopState, type SimEvent } from "./state";
-import {
-  createContract,
-  createCustomer,
-  createProduct,
-  createSellingPlanGroup,
-  findPaymentMethod,
-  installShop,
-  mintCustomerAccessToken,
-  updateSellingPlanGroup,
-} from "./store";
+import { createContract } from "./store/contracts";
+import { createCustomer, findPaymentMethod, mintCustomerAccessToken } from "./store/customers";
+import { createSellingPlanGroup, updateSellingPlanGroup } from "./store/selling-plans";
+import { createProduct, installShop } from "./store/shops";
 import { setPaymentBehavior } from "./subscription-billing";
 import type { HttpAnswer } from "./http-answer";
 

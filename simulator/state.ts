@@ -1,5 +1,5 @@
 // The simulator's whole world as plain JSON-serialisable data: one object per shop, each holding
-// what Shopify would hold for it. Persisted as is (persistence.ts), mutated only by store.ts.
+// what Shopify would hold for it. Persisted as is (persistence.ts), mutated only by the functions in store/.
 import { randomBytes } from "node:crypto";
 
 export type ContractStatus = "ACTIVE" | "PAUSED" | "CANCELLED" | "EXPIRED" | "FAILED" | "STALE";
@@ -288,7 +288,7 @@ export interface BillingAttempt {
   nextActionUrl: string | null;
 }
 
-// ---- what a mutation of the store returns (./store.ts) ----------------------------------------
+// ---- what a mutation of the store returns (./store/) ----------------------------------------
 
 export interface SimEvent {
   topic: string;

@@ -25,7 +25,8 @@ import {
   type PaymentBehavior,
   type SimEvent,
 } from "./state";
-import { addInterval, ownContract } from "./store";
+import { ownContract } from "./store/contracts";
+import { addInterval } from "./store/dates";
 import { contractPayload } from "./payloads";
 
 /** What a payment method does when charged: succeed, decline with a Shopify error code, or ask for 3-D Secure. */

@@ -8,7 +8,7 @@ import { runDailySweep } from "../app/domain/housekeeping/daily-sweep.server";
 import { syncSellingPlanGroup, syncStorefrontMetafields } from "../app/domain/storefront/sync.server";
 import { renderExport } from "../app/domain/exports/render.server";
 import { requeueLostExports } from "../app/domain/exports/sweep.server";
-import { runImport } from "../app/domain/imports/imports.server";
+import { runImport } from "../app/domain/imports/run.server";
 import { requeueLostImports } from "../app/domain/imports/sweep.server";
 import { attemptDeliveries } from "../app/domain/outbound-webhooks/deliver.server";
 import { markInboundProcessed, requeueWebhookWork } from "../app/domain/outbound-webhooks/sweep.server";

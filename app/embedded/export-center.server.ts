@@ -7,12 +7,13 @@ import { errorEnvelope } from "../http/envelope.server";
 import { newRequestId } from "../http/request-id.server";
 import { hotQuery } from "../infra/pg.server";
 import { Prisma } from "@prisma/client";
-import { DATASETS, DATASET_NAMES } from "../domain/exports/datasets.server";
+import { DATASETS } from "../domain/exports/datasets.server";
+import { DATASET_NAMES } from "../domain/exports/stream-types";
 import { CONTENT_TYPE, encoder, exportFilename } from "../domain/shared/format";
 import { recentExports } from "../domain/exports/jobs.server";
 import { streamDataset } from "../domain/exports/stream.server";
 import { subscriptionFilterSql } from "../domain/subscriptions/filters.server";
-import { createExportBody } from "../surfaces/admin/exports";
+import { createExportBody, exportJobJson } from "../surfaces/admin/exports";
 import { issueMessage } from "../surfaces/subscription-filters";
 
 const LABELS: Record<string, string> = {
@@ -32,7 +33,7 @@ export async function exportCenterData(shopDomain: string) {
     pro: shop?.appPlan === "PRO",
     upgradeUrl: UPGRADE_URL,
     datasets: DATASET_NAMES.map((n) => ({ name: n, label: LABELS[n], description: DATASETS[n].description, takesFilters: DATASETS[n].takesFilters })),
-    jobs: shop ? await recentExports(shop.id) : [],
+    jobs: shop ? (await recentExports(shop.id)).map(exportJobJson) : [],
   };
 }
 

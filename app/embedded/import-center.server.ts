@@ -2,15 +2,9 @@
 // the shop; every read and write below is scoped to that shop's id (tenancy).
 import { prisma } from "../db.server";
 import { ApiError } from "../infra/errors";
-import {
-  createImport,
-  importErrorFile,
-  importProgress,
-  latestImport,
-  MAX_IMPORT_BYTES,
-  startImport,
-  type ImportReport,
-} from "../domain/imports/imports.server";
+import { importErrorFile, importProgress, latestImport } from "../domain/imports/progress.server";
+import { createImport, startImport } from "../domain/imports/start.server";
+import { MAX_IMPORT_BYTES, type ImportReport } from "../domain/imports/validate.server";
 
 async function shopIdOf(shopDomain: string): Promise<string> {
   const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true } });

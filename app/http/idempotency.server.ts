@@ -25,7 +25,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash, randomUUID } from "node:crypto";
 import { prisma } from "../db.server";
-import { settleSubscriptionWrite, type WriteIntent } from "../domain/subscriptions/writes.server";
+import type { WriteIntent } from "../domain/subscriptions/writes.server";
 import { env } from "../env.server";
 import { ApiError } from "../infra/errors";
 import { log } from "../infra/log.server";
@@ -217,10 +217,17 @@ function leaseExpired(r: StoredRecord): boolean {
   return until.getTime() < Date.now();
 }
 
-/** How a claim's intent is settled, by its kind; null = the mutation is not on the platform. */
-const SETTLERS: Record<string, (shopId: string, intent: never) => Promise<unknown | null>> = {
-  subscription_write: (shopId, intent: WriteIntent) => settleSubscriptionWrite(shopId, intent),
-};
+/**
+ * How a claim's intent is settled, by its kind: the answer's body, or null when the mutation is
+ * not on the platform. The surface that declares the writes registers its settler
+ * (app/surfaces/admin/writes.ts: the domain settles, the surface shapes the answer), so this
+ * layer stays below the surfaces.
+ */
+const SETTLERS: Record<string, (shopId: string, intent: never) => Promise<unknown | null>> = {};
+
+export function settleClaimsOf<I>(kind: string, settle: (shopId: string, intent: I) => Promise<unknown | null>): void {
+  SETTLERS[kind] = settle as (shopId: string, intent: never) => Promise<unknown | null>;
+}
 
 /**
  * Settles a claim whose lease ran out without an outcome (its process died mid-write). Returns

@@ -95,14 +95,19 @@ export interface RouteDef<
   ): Promise<RouteResult<z.input<RS> | EncodedJson<z.input<RS>>>> | RouteResult<z.input<RS> | EncodedJson<z.input<RS>>>;
 }
 
+/** A route as its table holds it: erased for the kernel, its method, path and response schema kept for typed clients. */
+export type TypedRoute<M extends HttpMethod, P extends string, RS extends Schema> = AnyRoute & { readonly method: M; readonly path: P; readonly response: RS };
+
 /** Identity at runtime; exists so the handler's ctx and body are typed from the route's own schemas. */
 export function defineRoute<
+  M extends HttpMethod,
+  P extends string,
   PS extends Schema | undefined = undefined,
   QS extends Schema | undefined = undefined,
   BS extends Schema | undefined = undefined,
   RS extends Schema = Schema,
->(def: RouteDef<PS, QS, BS, RS>): AnyRoute {
-  return def as unknown as AnyRoute;
+>(def: RouteDef<PS, QS, BS, RS> & { method: M; path: P }): TypedRoute<M, P, RS> {
+  return def as unknown as TypedRoute<M, P, RS>;
 }
 
 /**

@@ -119,20 +119,6 @@ export const QUEUES: { readonly [Q in QueueName]: Q } = {
   mail: "mail",
 };
 
-export type {
-  BillingOutcomePayload,
-  BillingRunPayload,
-  ContractWebhook,
-  CustomerRef,
-  ExportRenderPayload,
-  ImportRunPayload,
-  MailSendPayload,
-  NoData,
-  SellingPlanGroupWebhook,
-  ShopRef,
-  WebhookAttemptPayload,
-} from "./job-payloads";
-
 type JsonSafe<T> = T extends string | number | boolean | null | undefined
   ? T
   : T extends Date | bigint | symbol | ((...args: never[]) => unknown)

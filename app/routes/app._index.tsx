@@ -6,13 +6,15 @@ import { useLoaderData } from "@remix-run/react";
 import { Badge, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { adminContext } from "../embedded/context.server";
 import { homeView } from "../domain/shop/home.server";
+import { mrrJson } from "../surfaces/admin/wire";
 import { formatMoneyList, statusLabel } from "../embedded/format";
 import { SeverityBadge } from "../embedded/severity";
 import { SectionCard } from "../embedded/section-card";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await adminContext(request);
-  return json({ home: await homeView(shop) });
+  const home = await homeView(shop);
+  return json({ home: { ...home, mrr: mrrJson(home.mrr) } });
 };
 
 export default function Index() {

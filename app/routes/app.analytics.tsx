@@ -10,6 +10,7 @@ import { BarChart, LineChart } from "../embedded/charts";
 import { formatMoneyList, formatRate } from "../embedded/format";
 import { churn, cohorts, mrr, RANGES, recovery, WINDOWS } from "../domain/insights/analytics.server";
 import { rangeQuery, readQuery, windowQuery } from "../surfaces/read-queries";
+import { churnJson, cohortsJson, mrrJson, recoveryJson } from "../surfaces/admin/wire";
 import { ApiError } from "../infra/errors";
 import { SectionCard } from "../embedded/section-card";
 
@@ -40,12 +41,13 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     windows: WINDOWS,
     range,
     window,
-    mrr: mrrNow,
-    churn: churnNow,
-    cohorts: cohortsNow,
-    recovery: recoveryNow,
-    churnAll,
-    recoveryAll,
+    // The API's shapes of the same figures (the page says they are the API's).
+    mrr: mrrJson(mrrNow),
+    churn: churnJson(churnNow),
+    cohorts: cohortsJson(cohortsNow),
+    recovery: recoveryJson(recoveryNow),
+    churnAll: churnAll.map(churnJson),
+    recoveryAll: recoveryAll.map(recoveryJson),
   });
 };
 

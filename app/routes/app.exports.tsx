@@ -1,4 +1,4 @@
-// The Export Center (issue 12): a merchant picks a dataset, a format and (for subscriptions) the
+// The Export Center: a merchant picks a dataset, a format and (for subscriptions) the
 // Subscriptions list's filters, and downloads the file straight from the same generators the
 // export jobs use, streamed to the browser with a progress indicator. Below it, the shop's
 // recent API export jobs, read-only. A shop below Pro sees the upgrade path instead of the form.

@@ -1,4 +1,4 @@
-// The Import page (issue 13, docs/decisions/085-migration-import.md): a merchant uploads a
+// The Import page (docs/decisions/085-migration-import.md): a merchant uploads a
 // `migration` file (CSV or JSONL), reads the dry-run report (every error with its row and
 // column), runs the import, watches its progress, and downloads the failed rows as an error file
 // in the same format, to fix and upload again.

@@ -22,6 +22,8 @@ import {
   type WriteContext,
 } from "../domain/subscriptions/writes.server";
 import { ApiError } from "../infra/errors";
+import { iso } from "../domain/shared/money.server";
+import { subscriptionDetailJson } from "../surfaces/admin/wire";
 import { SectionCard } from "../embedded/section-card";
 
 const contractGid = (id: string | undefined): string => {
@@ -33,7 +35,8 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { shop } = await adminContext(request);
   const gid = contractGid(params.id);
   try {
-    const subscription = await getSubscription({ shopId: shop.id, canReadCustomers: true, contractGid: gid });
+    // The Admin API's shape of the same read (the page shows what GET /subscriptions/{id} answers).
+    const subscription = subscriptionDetailJson(await getSubscription({ shopId: shop.id, canReadCustomers: true, contractGid: gid }));
     return json({ subscription, history: await subscriptionHistory(shop.id, gid) });
   } catch (err) {
     if (err instanceof ApiError && err.code === "not_found") throw new Response("Not found", { status: 404 });
@@ -62,7 +65,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return json<ActionResult>({ ok: false, error: "Choose a date for the next charge." }, 400);
       receipt = await rescheduleSubscription({ ...ctx, nextBillingAt: new Date(`${date}T00:00:00Z`) });
     }
-    return json<ActionResult>({ ok: true, action: intent, status: receipt.status, next_billing_at: receipt.next_billing_at });
+    return json<ActionResult>({ ok: true, action: intent, status: receipt.status, next_billing_at: iso(receipt.nextBillingAt) });
   } catch (err) {
     if (err instanceof ApiError) return json<ActionResult>({ ok: false, error: err.message }, err.status);
     throw err;

@@ -26,7 +26,8 @@ import { adminContext } from "../embedded/context.server";
 import { formatDate, formatMoney } from "../embedded/format";
 import { StatusBadge } from "../embedded/status-badge";
 import { decodeCursor, encodeCursor } from "../http/cursor.server";
-import { listSubscriptionRows, type SubscriptionJson } from "../domain/subscriptions/reads.server";
+import { listSubscriptions } from "../domain/subscriptions/reads.server";
+import { subscriptionRows, type SubscriptionJson } from "../surfaces/admin/wire";
 import { parseSubscriptionFilterQuery, SUBSCRIPTION_FILTER_NAMES, type SubscriptionFilterName } from "../surfaces/subscription-filters";
 import { ApiError } from "../infra/errors";
 
@@ -49,7 +50,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       return json({ query, error: "That page link is no longer valid; start from the first page.", rows: none, nextCursor: null, paged: true });
     }
   }
-  const page = await listSubscriptionRows({ shopId: shop.id, filters: parsed.filters, page: { limit: PAGE_SIZE, after } });
+  const page = subscriptionRows(await listSubscriptions({ shopId: shop.id, filters: parsed.filters, page: { limit: PAGE_SIZE, after } }));
   return json({ query, error: null, rows: page.data, nextCursor: page.next ? encodeCursor(page.next, shop.id) : null, paged: !!cursor });
 };
 

@@ -1,5 +1,5 @@
-// The Shopify library's session storage with the access tokens sealed at rest (issue 14 item 5;
-// docs/decisions/038-secrets-at-rest.md): sealed on the way in, opened on the way out, through
+// The Shopify library's session storage with the access tokens sealed at rest
+// (docs/decisions/038-secrets-at-rest.md): sealed on the way in, opened on the way out, through
 // the one token module (app/shopify/session-tokens.server.ts). Kept apart from it so processes that
 // only need the tokens (workers, CLI) do not load the Shopify library.
 import { Session } from "@shopify/shopify-api";

@@ -1,4 +1,4 @@
-// Shopify access tokens at rest (issue 14 item 5; docs/decisions/038-secrets-at-rest.md). A copy
+// Shopify access tokens at rest (docs/decisions/038-secrets-at-rest.md). A copy
 // of the database must not give Admin API access to every installed shop, so the `accessToken`
 // and `refreshToken` columns of `Session` hold values sealed under ENCRYPTION_KEY
 // (app/infra/secret-box.server.ts), bound to the session id. Everything that writes or reads a token

@@ -1,4 +1,4 @@
-// The Export Center (issue 12): a merchant picks the subscriptions dataset with a status filter,
+// The Export Center: a merchant picks the subscriptions dataset with a status filter,
 // watches the progress indicator, and downloads the CSV, whose rows are the Admin API's list for
 // the same filter; a job created through the API shows up in the recent jobs; a shop below Pro
 // sees the upgrade path, not the form. No console errors, no serious axe violations, usable at 375 px.

@@ -1,4 +1,4 @@
-// Import page (issue 13): a merchant uploads a migration file, reads the dry-run report (the bad
+// Import page: a merchant uploads a migration file, reads the dry-run report (the bad
 // row named by row and column), runs the import, watches its progress to the end and downloads
 // the failed rows as an error file in the same format.
 import { readFileSync } from "node:fs";

@@ -1,5 +1,5 @@
-// The names one test run uses. Two checkouts on one machine test side by side (issue 14, item
-// 19): every database, Redis key prefix and port of a run is derived from its run id, which is
+// The names one test run uses. Two checkouts on one machine test side by side:
+// every database, Redis key prefix and port of a run is derived from its run id, which is
 // a hash of the checkout's path unless TEST_RUN_ID says otherwise. Re-running in one checkout
 // reuses its own names (nothing accumulates); another checkout never touches them.
 import { createHash } from "node:crypto";

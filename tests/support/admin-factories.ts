@@ -8,6 +8,8 @@ import { ADMIN_SURFACE } from "../../app/surfaces/config";
 import { adminReadRoutes } from "../../app/surfaces/admin/reads";
 import { adminWriteRoutes } from "../../app/surfaces/admin/writes";
 import { uniq } from "./fixtures";
+import type { HttpMethod } from "../../app/http/route";
+import type { AnswerFor, ApiErrorBody, RoutePath } from "./typed-answers";
 
 export const ALL_READ_SCOPES = PUBLISHED_SCOPES.filter((s) => s.startsWith("read:"));
 
@@ -18,19 +20,15 @@ export const adminSurface = createSurface(ADMIN_SURFACE, [...adminReadRoutes, ..
   now: () => (clock += 600_000),
 });
 
-export interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+type AdminTestRoute = (typeof adminReadRoutes)[number] | (typeof adminWriteRoutes)[number];
 
-export async function api(
+/** One request to the Admin surface; the answer is typed from the route's response schema (typed-answers.ts). */
+export async function api<M extends HttpMethod, P extends `/${string}`>(
   key: string,
-  method: string,
-  path: string,
+  method: M,
+  path: RoutePath<AdminTestRoute, M, P>,
   opts: { body?: unknown; rawBody?: string; idempotencyKey?: string | null; headers?: Record<string, string> } = {},
-): Promise<Answer> {
+): Promise<AnswerFor<AdminTestRoute, M, P>> {
   const headers: Record<string, string> = { Authorization: `Bearer ${key}`, ...(opts.headers ?? {}) };
   let body: string | undefined;
   if (opts.rawBody !== undefined) body = opts.rawBody;
@@ -45,7 +43,8 @@ export async function api(
   } catch {
     json = null;
   }
-  return { status: res.status, headers: res.headers, text, json };
+  const error = res.status >= 400 ? ((json as { error?: ApiErrorBody } | null)?.error ?? null) : null;
+  return { status: res.status, headers: res.headers, text, json, error } as AnswerFor<AdminTestRoute, M, P>;
 }
 
 export const enc = encodeURIComponent;

@@ -3,6 +3,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { prisma } from "../../app/db.server";
+import type { HttpMethod } from "../../app/http/route";
+import type { adminRoutes } from "../../app/surfaces/admin/routes";
+import type { AnswerFor, RoutePath } from "./typed-answers";
 
 import { createContracts, createKey, type ContractSeed } from "./fixtures";
 import { eventually, type Stack } from "./stack";
@@ -10,21 +13,24 @@ import { eventually, type Stack } from "./stack";
 export const GOLDEN_DIR = path.resolve("tests/fixtures/exports");
 export const golden = (name: string) => readFileSync(path.join(GOLDEN_DIR, name));
 
-export interface Call {
-  status: number;
-  headers: Headers;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+type AdminRoute = (typeof adminRoutes)[number];
 
+/** JSON calls to the Admin API over real HTTP; answers typed from the route's response schema (typed-answers.ts). */
 export function adminClient(appUrl: string, key: string) {
-  return async function call(method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Call> {
+  return async function call<M extends HttpMethod, P extends `/${string}`>(
+    method: M,
+    p: RoutePath<AdminRoute, M, P>,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<AnswerFor<AdminRoute, M, P>> {
     const res = await fetch(`${appUrl}/api/admin/v1${p}`, {
       method,
       headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null };
+    const json = text ? JSON.parse(text) : null;
+    return { status: res.status, headers: res.headers, text, json, error: res.status >= 400 ? (json?.error ?? null) : null } as AnswerFor<AdminRoute, M, P>;
   };
 }
 

@@ -27,6 +27,8 @@ export interface ShopOpts {
   domain?: string;
   /** Default PRO. */
   appPlan?: "FREE" | "PRO";
+  /** What Shopify Billing last said of the app's plan (docs/decisions on the app plan); default unset. */
+  billingPlan?: "FREE" | "PRO";
   partnerDevelopment?: boolean;
   platformPlanPaid?: boolean;
   storefrontOrigins?: string[];
@@ -44,6 +46,7 @@ export async function createShop(opts: ShopOpts = {}) {
     data: {
       domain,
       appPlan: opts.appPlan ?? "PRO",
+      ...(opts.billingPlan === undefined ? {} : { billingPlan: opts.billingPlan }),
       ...(opts.partnerDevelopment === undefined ? {} : { partnerDevelopment: opts.partnerDevelopment }),
       ...(opts.platformPlanPaid === undefined ? {} : { platformPlanPaid: opts.platformPlanPaid }),
       ...(opts.storefrontOrigins === undefined ? {} : { storefrontOrigins: opts.storefrontOrigins }),

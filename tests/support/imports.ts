@@ -3,7 +3,7 @@
 // for an import to end.
 import { prisma } from "../../app/db.server";
 import { reconcileShop } from "../../app/domain/subscriptions/mirror.server";
-import { importProgress, type ImportProgress } from "../../app/domain/imports/imports.server";
+import { importProgress, type ImportProgress } from "../../app/domain/imports/progress.server";
 import { createPlanGroup } from "./fixtures";
 import { exportsClient, finished } from "./exports";
 import { eventuallyProgressing, type Stack } from "./stack";
@@ -92,7 +92,7 @@ export async function exportMigration(stack: Stack, shopId: string, format: "csv
   if (created.status !== 202) throw new Error(`export refused: ${JSON.stringify(created.json)}`);
   const job = await finished(call, created.json.id);
   if (job.status !== "ready") throw new Error(`export ${job.status}: ${JSON.stringify(job.error)}`);
-  return (await fetch(job.download_url)).text();
+  return (await fetch(job.download_url!)).text();
 }
 
 /** Waits for the import's end for as long as it makes progress (its status or items settled). */

@@ -43,7 +43,7 @@ export type WorkerProcess = ChildProcess & { ready: Promise<void>; output(): str
  * process that runs the jobs. `ready` resolves on its "workers ready" line.
  */
 export function startWorker(queues: string, extraEnv: Record<string, string> = {}): WorkerProcess {
-  const child = startProcess("workers/main.ts", { WORKER_QUEUES: queues, WORKER_LOCK_MS: "1000", ...extraEnv });
+  const child = startProcess("workers/main.ts", { WORKER_QUEUES: queues, WORKER_LOCK_MS: "1000", IMPORT_LEASE_MS: "5000", ...extraEnv });
   const ready = new Promise<void>((resolve, reject) => {
     child.proc.stdout?.on("data", () => child.output().includes("workers ready") && resolve());
     child.proc.once("exit", (code, signal) => reject(new Error(`worker exited early (${code ?? signal})\n${child.output().slice(-4000)}`)));

@@ -1,53 +1,60 @@
 // Mix & Match reads (docs/decisions/020-admin-api-read-shapes.md: full pickable catalogue, cart_group_id, price_cents snapshot).
+// Typed views out; the surfaces shape them (app/surfaces/admin/wire.ts, docs/decisions/100-one-read-side.md).
 import type { MixMatchPlan } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { ApiError } from "../../infra/errors";
 import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../shared/paging.server";
 
-export interface MixMatchJson {
+export interface MixMatchView {
   id: string;
   title: string;
-  selling_plan_group_id: string;
-  cart_group_id: string;
+  sellingPlanGroupGid: string;
+  cartGroupId: string;
   /** Snapshot refreshed on save; not a price promise (the live variant price wins at checkout). */
-  price_cents: number;
-  min_items: number;
-  max_items: number;
-  created_at: string;
-  updated_at: string;
+  priceCents: number;
+  minItems: number;
+  maxItems: number;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
-export interface MixMatchDetailJson extends MixMatchJson {
-  categories: Array<{
-    id: string;
-    title: string;
-    position: number;
-    entries: Array<{
-      variant_id: string;
-      product_title: string;
-      variant_title: string | null;
-      image_url: string | null;
-      price_cents: number;
-      position: number;
-    }>;
-  }>;
+export interface MixMatchEntryView {
+  variantGid: string;
+  productTitle: string;
+  variantTitle: string | null;
+  imageUrl: string | null;
+  priceCents: number;
+  position: number;
 }
 
-function summary(p: MixMatchPlan & { group: { groupGid: string } }): MixMatchJson {
+export interface MixMatchCategoryView {
+  id: string;
+  title: string;
+  position: number;
+  /** In position order. */
+  entries: MixMatchEntryView[];
+}
+
+export interface MixMatchDetailView extends MixMatchView {
+  /** In position order. */
+  categories: MixMatchCategoryView[];
+}
+
+function summary(p: MixMatchPlan & { group: { groupGid: string } }): MixMatchView {
   return {
     id: p.id,
     title: p.title,
-    selling_plan_group_id: p.group.groupGid,
-    cart_group_id: p.cartGroupId,
-    price_cents: p.priceCents,
-    min_items: p.minItems,
-    max_items: p.maxItems,
-    created_at: p.createdAt.toISOString(),
-    updated_at: p.updatedAt.toISOString(),
+    sellingPlanGroupGid: p.group.groupGid,
+    cartGroupId: p.cartGroupId,
+    priceCents: p.priceCents,
+    minItems: p.minItems,
+    maxItems: p.maxItems,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
   };
 }
 
-export async function listMixMatch(ctx: { shopId: string; page: PageRequest }): Promise<PageResult<MixMatchJson>> {
+export async function listMixMatch(ctx: { shopId: string; page: PageRequest }): Promise<PageResult<MixMatchView>> {
   const rows = await prisma.mixMatchPlan.findMany({
     where: { shopId: ctx.shopId, ...afterWhere(ctx.page.after) },
     include: { group: { select: { groupGid: true } } },
@@ -59,7 +66,7 @@ export async function listMixMatch(ctx: { shopId: string; page: PageRequest }): 
 
 const byPos = <T extends { position: number; id: string }>(a: T, b: T) => a.position - b.position || a.id.localeCompare(b.id);
 
-export async function getMixMatch(ctx: { shopId: string; id: string }): Promise<MixMatchDetailJson> {
+export async function getMixMatch(ctx: { shopId: string; id: string }): Promise<MixMatchDetailView> {
   const p = await prisma.mixMatchPlan.findFirst({
     where: { id: ctx.id, shopId: ctx.shopId },
     include: { group: { select: { groupGid: true } }, categories: { include: { entries: true } } },
@@ -72,11 +79,11 @@ export async function getMixMatch(ctx: { shopId: string; id: string }): Promise<
       title: c.title,
       position: c.position,
       entries: [...c.entries].sort(byPos).map((e) => ({
-        variant_id: e.variantGid,
-        product_title: e.productTitle,
-        variant_title: e.variantTitle,
-        image_url: e.imageUrl,
-        price_cents: e.priceCents,
+        variantGid: e.variantGid,
+        productTitle: e.productTitle,
+        variantTitle: e.variantTitle,
+        imageUrl: e.imageUrl,
+        priceCents: e.priceCents,
         position: e.position,
       })),
     })),

@@ -18,8 +18,6 @@ import { DATASET_NAMES, encodedChunk, type Dataset, type DatasetName, type Encod
 import { MIGRATION_COLUMNS, type MigrationRow } from "./migration-columns";
 import { migrationRows } from "./migration.server";
 
-export { DATASET_NAMES, type Dataset, type DatasetName, type StreamOptions };
-
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 const money = (cents: number | null, currency: string) => (cents === null ? null : formatMinor(cents, currency));
 

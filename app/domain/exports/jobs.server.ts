@@ -9,7 +9,8 @@ import { ApiError } from "../../infra/errors";
 import { log } from "../../infra/log.server";
 import { QUEUES, enqueue } from "../../infra/queues.server";
 import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../shared/paging.server";
-import { DATASETS, type DatasetName } from "./datasets.server";
+import { DATASETS } from "./datasets.server";
+import { type DatasetName } from "./stream-types";
 import type { ExportFormat } from "../shared/format";
 import type { SubscriptionFilterOptions } from "../subscriptions/filters.server";
 import { signDownloadUrl } from "./signing.server";
@@ -19,46 +20,44 @@ export const EXPORT_RETENTION = { readyMs: 24 * 3600_000, stuckMs: 24 * 3600_000
 /** The stable failure codes of error.code (/docs/api/errors). */
 export type ExportFailureCode = "export_too_large" | "shop_unavailable" | "enqueue_failed" | "render_failed";
 
-export interface ExportJobJson {
+/** An export job as the reads return it (the surfaces shape it: app/surfaces/admin/exports.ts `exportJobJson`). */
+export interface ExportJobView {
   id: string;
   dataset: string;
   format: string;
+  /** The filters' normalised wire form, as the job was created with them. */
   filters: Record<string, string>;
   status: string;
-  row_count: number | null;
-  byte_size: number | null;
-  created_at: string;
-  started_at: string | null;
-  ready_at: string | null;
-  expires_at: string | null;
-  download_url: string | null;
-  download_url_expires_at: string | null;
+  rowCount: number | null;
+  byteSize: number | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  readyAt: Date | null;
+  expiresAt: Date | null;
+  /** A ready job's freshly signed one-hour URL (docs/decisions/058-export-downloads.md); null otherwise. */
+  download: { url: string; expiresAt: Date } | null;
   error: { code: string; message: string } | null;
-  /** Additive: rows rendered so far (equals row_count once ready). */
+  /** Rows rendered so far (equals rowCount once ready). */
   progress: number;
-  /** Additive: hex SHA-256 of the file once ready. */
+  /** Hex SHA-256 of the file once ready. */
   sha256: string | null;
 }
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-/** The job record; a ready job gets a freshly signed one-hour URL (docs/decisions/058-export-downloads.md). */
-export function exportJobJson(j: ExportJob, now = new Date()): ExportJobJson {
-  const signed = j.status === "ready" ? signDownloadUrl(j.id, now) : null;
+/** The job's view; a ready job gets a freshly signed one-hour URL (docs/decisions/058-export-downloads.md). */
+export function exportJobView(j: ExportJob, now = new Date()): ExportJobView {
   return {
     id: j.id,
     dataset: j.dataset,
     format: j.format,
     filters: (j.filters ?? {}) as Record<string, string>,
     status: j.status,
-    row_count: j.rowCount,
-    byte_size: j.byteSize === null ? null : Number(j.byteSize),
-    created_at: j.createdAt.toISOString(),
-    started_at: iso(j.startedAt),
-    ready_at: iso(j.readyAt),
-    expires_at: iso(j.expiresAt),
-    download_url: signed?.url ?? null,
-    download_url_expires_at: signed ? signed.expiresAt.toISOString() : null,
+    rowCount: j.rowCount,
+    byteSize: j.byteSize === null ? null : Number(j.byteSize),
+    createdAt: j.createdAt,
+    startedAt: j.startedAt,
+    readyAt: j.readyAt,
+    expiresAt: j.expiresAt,
+    download: j.status === "ready" ? signDownloadUrl(j.id, now) : null,
     error: j.errorCode ? { code: j.errorCode, message: j.errorMessage ?? "" } : null,
     progress: j.progressRows,
     sha256: j.sha256,
@@ -98,7 +97,7 @@ function isUniqueViolation(err: unknown): boolean {
  * POST /exports. 409 export_in_progress names the job being waited on. If the queue cannot take
  * the job, the row is failed with enqueue_failed (and its slot freed) and returned as such.
  */
-export async function createExport(input: CreateExportInput, enqueue: (id: string) => Promise<void> = enqueueRender): Promise<ExportJobJson> {
+export async function createExport(input: CreateExportInput, enqueue: (id: string) => Promise<void> = enqueueRender): Promise<ExportJobView> {
   let job: ExportJob | undefined;
   // The slot may free up between our refused insert and the look-up of its holder (the holder
   // finished): then the insert is simply tried again.
@@ -133,18 +132,18 @@ export async function createExport(input: CreateExportInput, enqueue: (id: strin
       data: { status: "failed", activeSlot: null, errorCode: "enqueue_failed", errorMessage: "The export could not be handed to the queue. Create it again." },
     });
   }
-  return exportJobJson(job);
+  return exportJobView(job);
 }
 
 /** Jobs of the shop whose datasets the caller may read, newest first. */
-export async function listExports(ctx: { shopId: string; datasets: readonly string[]; page: PageRequest }): Promise<PageResult<ExportJobJson>> {
+export async function listExports(ctx: { shopId: string; datasets: readonly string[]; page: PageRequest }): Promise<PageResult<ExportJobView>> {
   const rows = await prisma.exportJob.findMany({
     where: { shopId: ctx.shopId, dataset: { in: [...ctx.datasets] }, ...afterWhere(ctx.page.after) },
     orderBy: KEYSET_ORDER,
     take: ctx.page.limit + 1,
   });
   const now = new Date();
-  return toPage(rows, ctx.page.limit, (j) => exportJobJson(j, now));
+  return toPage(rows, ctx.page.limit, (j) => exportJobView(j, now));
 }
 
 export function exportNotFound(id: string): ApiError {
@@ -152,18 +151,18 @@ export function exportNotFound(id: string): ApiError {
 }
 
 /** GET /exports/{id}: 404 for another shop's job; insufficient_scope for a dataset the key cannot read. */
-export async function getExport(ctx: { shopId: string; id: string; scopes: readonly string[] }): Promise<ExportJobJson> {
+export async function getExport(ctx: { shopId: string; id: string; scopes: readonly string[] }): Promise<ExportJobView> {
   const job = await prisma.exportJob.findUnique({ where: { id: ctx.id } });
   if (!job || job.shopId !== ctx.shopId) throw exportNotFound(ctx.id);
   const dataset = DATASETS[job.dataset as DatasetName];
   const missing = dataset ? dataset.scopes.filter((s) => !ctx.scopes.includes(s)) : [];
   if (missing.length)
     throw new ApiError("insufficient_scope", `This export's dataset ${job.dataset} requires the scope ${missing.map((s) => `"${s}"`).join(" and ")}.`);
-  return exportJobJson(job);
+  return exportJobView(job);
 }
 
 /** The Export Center's read-only list (admin session, no key scopes). */
-export async function recentExports(shopId: string, limit = 20): Promise<ExportJobJson[]> {
+export async function recentExports(shopId: string, limit = 20): Promise<ExportJobView[]> {
   const rows = await prisma.exportJob.findMany({ where: { shopId }, orderBy: KEYSET_ORDER, take: limit });
-  return rows.map((j) => exportJobJson(j));
+  return rows.map((j) => exportJobView(j));
 }

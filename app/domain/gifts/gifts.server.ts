@@ -1,9 +1,9 @@
 // Gift reads (/docs#tag/Admin-API:-Gifts). Names, e-mails and the message are protected
 // customer data: null unless the key holds read:customers. The claim token is never returned at
-// any scope (only its hash is stored, and it is never selected into a response).
+// any scope (only its hash is stored, and it is never selected into a response). Typed views
+// out; the surface shapes them (app/surfaces/admin/wire.ts, docs/decisions/100-one-read-side.md).
 import type { Gift } from "@prisma/client";
 import { prisma } from "../../db.server";
-import { iso } from "../shared/money.server";
 import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../shared/paging.server";
 
 export const GIFT_STATUSES = ["pending", "sent", "claimed", "expired", "ended"] as const;
@@ -12,48 +12,50 @@ export interface GiftFilters {
   status?: (typeof GIFT_STATUSES)[number];
 }
 
-export interface GiftJson {
+/** A gift as the Admin API may see it: the protected customer data is null without read:customers. */
+export interface GiftView {
   id: string;
-  contract_id: string | null;
-  kind: "prepaid" | "recurring";
-  status: string;
-  gifter_name: string | null;
-  gifter_email: string | null;
-  recipient_name: string | null;
-  recipient_email: string | null;
+  /** The contract's gid when the service created it; null otherwise. */
+  contractGid: string | null;
+  kind: Gift["kind"];
+  status: Gift["status"];
+  gifterName: string | null;
+  gifterEmail: string | null;
+  recipientName: string | null;
+  recipientEmail: string | null;
   message: string | null;
-  prepaid_charges: number | null;
-  charges_run: number;
-  send_at: string | null;
-  sent_at: string | null;
-  claimed_at: string | null;
-  expires_at: string | null;
-  created_at: string;
+  prepaidCharges: number | null;
+  chargesRun: number;
+  sendAt: Date | null;
+  sentAt: Date | null;
+  claimedAt: Date | null;
+  expiresAt: Date | null;
+  createdAt: Date;
 }
 
-export function giftJson(g: Omit<Gift, "claimTokenHash"> & { contractGid: string | null }, canReadCustomers: boolean): GiftJson {
+export function giftView(g: Omit<Gift, "claimTokenHash"> & { contractGid: string | null }, canReadCustomers: boolean): GiftView {
   const pii = <T>(v: T) => (canReadCustomers ? (v ?? null) : null);
   return {
     id: g.id,
-    contract_id: g.contractGid,
-    kind: g.kind === "PREPAID" ? "prepaid" : "recurring",
-    status: g.status.toLowerCase(),
-    gifter_name: pii(g.gifterName),
-    gifter_email: pii(g.gifterEmail),
-    recipient_name: pii(g.recipientName),
-    recipient_email: pii(g.recipientEmail),
+    contractGid: g.contractGid,
+    kind: g.kind,
+    status: g.status,
+    gifterName: pii(g.gifterName),
+    gifterEmail: pii(g.gifterEmail),
+    recipientName: pii(g.recipientName),
+    recipientEmail: pii(g.recipientEmail),
     message: pii(g.message),
-    prepaid_charges: g.prepaidCharges,
-    charges_run: g.chargesRun,
-    send_at: iso(g.sendAt),
-    sent_at: iso(g.sentAt),
-    claimed_at: iso(g.claimedAt),
-    expires_at: iso(g.expiresAt),
-    created_at: g.createdAt.toISOString(),
+    prepaidCharges: g.prepaidCharges,
+    chargesRun: g.chargesRun,
+    sendAt: g.sendAt,
+    sentAt: g.sentAt,
+    claimedAt: g.claimedAt,
+    expiresAt: g.expiresAt,
+    createdAt: g.createdAt,
   };
 }
 
-export async function listGifts(ctx: { shopId: string; canReadCustomers: boolean; filters: GiftFilters; page: PageRequest }): Promise<PageResult<GiftJson>> {
+export async function listGifts(ctx: { shopId: string; canReadCustomers: boolean; filters: GiftFilters; page: PageRequest }): Promise<PageResult<GiftView>> {
   const rows = await prisma.gift.findMany({
     where: {
       shopId: ctx.shopId,
@@ -66,6 +68,6 @@ export async function listGifts(ctx: { shopId: string; canReadCustomers: boolean
     take: ctx.page.limit + 1,
   });
   return toPage(rows, ctx.page.limit, ({ contract, ...g }) =>
-    giftJson({ ...g, contractGid: contract && contract.createdByService ? contract.contractGid : null }, ctx.canReadCustomers),
+    giftView({ ...g, contractGid: contract && contract.createdByService ? contract.contractGid : null }, ctx.canReadCustomers),
   );
 }

@@ -7,7 +7,7 @@
 import { prisma } from "../../db.server";
 import { log } from "../../infra/log.server";
 import { QUEUES, queue } from "../../infra/queues.server";
-import { enqueueImport } from "./imports.server";
+import { enqueueImport } from "./start.server";
 
 /**
  * Imports queued or running for over `graceMs` whose BullMQ job is gone are enqueued again (job

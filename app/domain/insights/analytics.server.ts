@@ -2,7 +2,8 @@
 // the Admin API and the in-app dashboards both call. Every query is one aggregate over one shop's
 // rows (reached through the (shop_id, ...) indexes), so it never touches another shop's data and
 // its cost is bounded by that shop's size, not by the table's (1M contracts across 100 shops).
-// Definitions: docs/decisions/022-analytics-definitions.md.
+// Definitions: docs/decisions/022-analytics-definitions.md. Typed views out; the Admin API shapes
+// them (app/surfaces/admin/wire.ts, docs/decisions/100-one-read-side.md).
 import { prisma } from "../../db.server";
 import { money, type Money } from "../shared/money.server";
 
@@ -35,16 +36,16 @@ function sortMoney(list: Money[], cents: Map<string, bigint>): Money[] {
 
 // --- MRR -----------------------------------------------------------------------------------
 
-export interface MrrJson {
-  as_of: string;
+export interface MrrView {
+  asOf: Date;
   /** Sum of monthly amounts of ACTIVE contracts, one entry per currency, largest first. */
   mrr: Money[];
-  active_contracts: number;
+  activeContracts: number;
   /** ACTIVE contracts whose monthly amount was never backfilled; they contribute zero. */
-  contracts_missing_amount: number;
+  contractsMissingAmount: number;
 }
 
-export async function mrr(shopId: string, now = new Date()): Promise<MrrJson> {
+export async function mrr(shopId: string, now = new Date()): Promise<MrrView> {
   const rows = await prisma.$queryRaw<Array<{ currency_code: string; active: number; missing: number; cents: bigint }>>`
     SELECT currency_code,
            count(*)::int AS active,
@@ -55,34 +56,34 @@ export async function mrr(shopId: string, now = new Date()): Promise<MrrJson> {
     GROUP BY currency_code`;
   const cents = new Map(rows.map((r) => [r.currency_code, BigInt(r.cents)]));
   return {
-    as_of: now.toISOString(),
+    asOf: now,
     mrr: sortMoney(
       rows.map((r) => money(BigInt(r.cents), r.currency_code)!),
       cents,
     ),
-    active_contracts: rows.reduce((s, r) => s + r.active, 0),
-    contracts_missing_amount: rows.reduce((s, r) => s + r.missing, 0),
+    activeContracts: rows.reduce((s, r) => s + r.active, 0),
+    contractsMissingAmount: rows.reduce((s, r) => s + r.missing, 0),
   };
 }
 
 // --- Churn ---------------------------------------------------------------------------------
 
-export interface ChurnJson {
+export interface ChurnView {
   range: Range;
-  start: string;
-  end: string;
+  start: Date;
+  end: Date;
   /** Contracts created before start that had not ended by it (ended_at, docs/decisions/041). */
-  subscribers_at_start: number;
+  subscribersAtStart: number;
   /** Of those, the ones that ended (CANCELLED, EXPIRED or FAILED) within the range. */
   churned: number;
-  /** churned / subscribers_at_start, 4 decimals; null when there was nobody to churn. */
-  churn_rate: number | null;
-  new_subscriptions: number;
+  /** churned / subscribersAtStart, 4 decimals; null when there was nobody to churn. */
+  churnRate: number | null;
+  newSubscriptions: number;
   /** Every contract that ended within the range, including ones created within it. */
-  ended_total: number;
+  endedTotal: number;
 }
 
-export async function churn(shopId: string, range: Range, now = new Date()): Promise<ChurnJson> {
+export async function churn(shopId: string, range: Range, now = new Date()): Promise<ChurnView> {
   const { start, end } = rangeBounds(range, now);
   const [r] = await prisma.$queryRaw<Array<{ at_start: number; churned: number; created: number; ended: number }>>`
     WITH c AS (
@@ -97,19 +98,19 @@ export async function churn(shopId: string, range: Range, now = new Date()): Pro
     FROM c`;
   return {
     range,
-    start: start.toISOString(),
-    end: end.toISOString(),
-    subscribers_at_start: r.at_start,
+    start,
+    end,
+    subscribersAtStart: r.at_start,
     churned: r.churned,
-    churn_rate: rate(r.churned, r.at_start),
-    new_subscriptions: r.created,
-    ended_total: r.ended,
+    churnRate: rate(r.churned, r.at_start),
+    newSubscriptions: r.created,
+    endedTotal: r.ended,
   };
 }
 
 // --- Cohorts -------------------------------------------------------------------------------
 
-export interface CohortJson {
+export interface CohortView {
   /** Signup month (UTC), YYYY-MM. */
   cohort: string;
   size: number;
@@ -117,17 +118,17 @@ export interface CohortJson {
   retention: Array<{ month: number; active: number; rate: number | null }>;
 }
 
-export interface CohortsJson {
+export interface CohortsView {
   window: Window;
-  as_of: string;
-  cohorts: CohortJson[];
+  asOf: Date;
+  cohorts: CohortView[];
 }
 
 function monthStart(d: Date, deltaMonths = 0): Date {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + deltaMonths, 1));
 }
 
-export async function cohorts(shopId: string, window: Window, now = new Date()): Promise<CohortsJson> {
+export async function cohorts(shopId: string, window: Window, now = new Date()): Promise<CohortsView> {
   // Read from the per-shop cohort summary (contract_cohorts, kept exact by a trigger on
   // contracts; docs/decisions/009): its size is the number of months, not of contracts.
   const monthIndex = (d: Date) => d.getUTCFullYear() * 12 + d.getUTCMonth();
@@ -150,11 +151,11 @@ export async function cohorts(shopId: string, window: Window, now = new Date()):
     byCohort.set(key, entry);
   }
   const thisMonth = monthStart(now);
-  const out: CohortJson[] = [...byCohort.entries()]
+  const out: CohortView[] = [...byCohort.entries()]
     .sort(([a], [b]) => (a < b ? 1 : -1))
     .map(([cohort, e]) => {
       const maxK = (thisMonth.getUTCFullYear() - e.start.getUTCFullYear()) * 12 + (thisMonth.getUTCMonth() - e.start.getUTCMonth());
-      const retention: CohortJson["retention"] = [];
+      const retention: CohortView["retention"] = [];
       let ended = 0;
       for (let k = 0; k <= maxK; k++) {
         ended += e.ends.get(k) ?? 0;
@@ -163,25 +164,25 @@ export async function cohorts(shopId: string, window: Window, now = new Date()):
       }
       return { cohort, size: e.size, retention };
     });
-  return { window, as_of: now.toISOString(), cohorts: out };
+  return { window, asOf: now, cohorts: out };
 }
 
 // --- Recovery ------------------------------------------------------------------------------
 
-export interface RecoveryJson {
+export interface RecoveryView {
   range: Range;
-  start: string;
-  end: string;
+  start: Date;
+  end: Date;
   /** Win-back sends sent within the range. */
   sends: number;
   /** Of those, the ones whose contract was reactivated (at any time since the send). */
   reactivated: number;
-  recovery_rate: number | null;
-  /** Sum of recovered_amount of those reactivations, per currency, largest first. */
-  recovered_amount: Money[];
+  recoveryRate: number | null;
+  /** Sum of the recovered amounts of those reactivations, per currency, largest first. */
+  recoveredAmount: Money[];
 }
 
-export async function recovery(shopId: string, range: Range, now = new Date()): Promise<RecoveryJson> {
+export async function recovery(shopId: string, range: Range, now = new Date()): Promise<RecoveryView> {
   const { start, end } = rangeBounds(range, now);
   const rows = await prisma.$queryRaw<Array<{ currency_code: string; sends: number; reactivated: number; cents: bigint }>>`
     SELECT currency_code,
@@ -196,12 +197,12 @@ export async function recovery(shopId: string, range: Range, now = new Date()): 
   const cents = new Map(rows.map((r) => [r.currency_code, BigInt(r.cents)]));
   return {
     range,
-    start: start.toISOString(),
-    end: end.toISOString(),
+    start,
+    end,
     sends,
     reactivated,
-    recovery_rate: rate(reactivated, sends),
-    recovered_amount: sortMoney(
+    recoveryRate: rate(reactivated, sends),
+    recoveredAmount: sortMoney(
       rows.filter((r) => BigInt(r.cents) > 0n).map((r) => money(BigInt(r.cents), r.currency_code)!),
       cents,
     ),

@@ -21,7 +21,7 @@ import { Batcher } from "../../infra/batcher";
 import { env } from "../../env.server";
 import { log } from "../../infra/log.server";
 import { open } from "../../infra/secret-box.server";
-import type { WebhookAttemptPayload } from "../../infra/queues.server";
+import type { WebhookAttemptPayload } from "../../infra/job-payloads";
 import { DISABLE_AFTER_EXHAUSTED, RETRY_LADDER_MS } from "./catalogue";
 import { enqueueAttempts } from "./jobs.server";
 import { signatureHeader } from "./signature";

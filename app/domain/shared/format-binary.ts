@@ -6,7 +6,7 @@
 // characters that need escaping, and the golden files pin both.
 // docs/decisions/090-export-lines-from-binary-copy.md.
 // The Admin API's subscription list is written the same way (`json`: its objects, money as the
-// API's money object), against `subscriptionJson` as the reference;
+// API's money object), against the Admin API surface's `subscriptionJson` as the reference;
 // docs/decisions/091-subscription-list-from-binary-copy.md.
 import { PG_EPOCH_MS, binaryRowsStart } from "../../infra/pg-copy.server";
 import { minorUnitExponent } from "./money.server";

@@ -26,7 +26,7 @@ export interface PageResult<T> {
  * A page whose rows (of shape T) are already JSON: `items` holds the objects separated by commas,
  * without the brackets (GET /subscriptions; docs/decisions/091-subscription-list-from-binary-copy.md).
  */
-export interface EncodedPage<T> {
+export interface EncodedPage<T = unknown> {
   items: Buffer;
   next: Keyset | null;
   readonly item?: T;

@@ -1,4 +1,4 @@
-// The Pro entitlement from Shopify Billing (issue 10; docs/decisions/064-billing.md). The app asks
+// The Pro entitlement from Shopify Billing (docs/decisions/064-billing.md). The app asks
 // Shopify for a recurring charge (appSubscriptionCreate), the merchant approves it on Shopify's
 // confirmation page, and the app learns the outcome by re-reading
 // currentAppInstallation.activeSubscriptions (on the app_subscriptions/update webhook and when

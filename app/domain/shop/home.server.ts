@@ -2,7 +2,7 @@
 // and the one next step that matters most. Composed from the same functions the other pages
 // and the Admin API use (analytics.mrr, risks.openRisks, planAllowsApi).
 import { prisma } from "../../db.server";
-import { mrr, type MrrJson } from "../insights/analytics.server";
+import { mrr, type MrrView } from "../insights/analytics.server";
 import { openRisks, type Risk } from "./risks.server";
 import { planAllowsApi } from "./shops.server";
 import type { AdminShop } from "./lifecycle.server";
@@ -21,7 +21,7 @@ export interface HomeView {
   apiEnabled: boolean;
   byStatus: Array<{ status: string; count: number }>;
   total: number;
-  mrr: MrrJson;
+  mrr: MrrView;
   risks: Risk[];
   nextStep: NextStep | null;
 }

@@ -191,5 +191,3 @@ export async function shopOverview(domain: string) {
   const contracts = await prisma.contract.count({ where: { shopId: shop.id, createdByService: true } });
   return { domain: shop.domain, plan: shop.appPlan, installState: shop.installState, contracts };
 }
-
-export type { CustomerRef };

@@ -1,4 +1,4 @@
-// The Risk Center (issue 10): one list of checks, each a small function over one shop's rows
+// The Risk Center: one list of checks, each a small function over one shop's rows
 // that returns the risks it finds (none when all is well). A check whose source is not built
 // yet (e.g. failed exports before the export workers exist) simply finds nothing until rows
 // appear. Adding a risk = adding one function to CHECKS. docs/decisions/062-risk-center.md.

@@ -4,11 +4,11 @@
 // price_cents snapshot is not a promise). Speaks domain: ids are gids, options are typed.
 import { prisma } from "../../db.server";
 import { ApiError } from "../../infra/errors";
-import { bundleJson } from "../catalog/bundles.server";
-import { getMixMatch } from "../catalog/mixmatch.server";
+import { bundleView, type BundleView } from "../catalog/bundles.server";
+import { getMixMatch, type MixMatchDetailView } from "../catalog/mixmatch.server";
 import { formatMinor, parseDecimalToMinor, type Money } from "../shared/money.server";
 import { planJson } from "../catalog/selling-plans.server";
-import { livePlatform, resolveGroupsLive, sellingPlanFields } from "../catalog/selling-plans-live.server";
+import { livePlatform, resolveGroupsLive, sellingPlanFields, type LiveGroup } from "../catalog/selling-plans-live.server";
 
 interface ShopRef {
   shopId: string;
@@ -36,20 +36,19 @@ export async function productPlans(ctx: ShopRef & { productGid: string }) {
   };
 }
 
-/** One bundle with selection_cutoff_days and its live selling_plan_id. */
-export async function storefrontBundle(ctx: ShopRef & { id: string }) {
+/** One bundle and its group as the platform has it now (the live selling_plan_id; the surface shapes both). */
+export async function storefrontBundle(ctx: ShopRef & { id: string }): Promise<{ bundle: BundleView; live: LiveGroup | undefined }> {
   const b = await prisma.bundle.findFirst({ where: { id: ctx.id, shopId: ctx.shopId }, include: { group: { select: { groupGid: true } } } });
   if (!b) throw new ApiError("not_found", `No bundle ${ctx.id}`);
   const live = await resolveGroupsLive(ctx.shopDomain, [b.group.groupGid]);
-  const { created_at: _c, ...bundle } = bundleJson(b);
-  return { ...bundle, ...sellingPlanFields(live.get(b.group.groupGid)) };
+  return { bundle: bundleView(b), live: live.get(b.group.groupGid) };
 }
 
-/** The Mix & Match catalogue plus the live selling_plan_id a cart line must carry. */
-export async function storefrontMixMatch(ctx: ShopRef & { id: string }) {
-  const { created_at: _c, updated_at: _u, ...plan } = await getMixMatch(ctx);
-  const live = await resolveGroupsLive(ctx.shopDomain, [plan.selling_plan_group_id]);
-  return { ...plan, ...sellingPlanFields(live.get(plan.selling_plan_group_id)) };
+/** The Mix & Match catalogue and its group as the platform has it now (the live selling_plan_id a cart line must carry). */
+export async function storefrontMixMatch(ctx: ShopRef & { id: string }): Promise<{ plan: MixMatchDetailView; live: LiveGroup | undefined }> {
+  const plan = await getMixMatch(ctx);
+  const live = await resolveGroupsLive(ctx.shopDomain, [plan.sellingPlanGroupGid]);
+  return { plan, live: live.get(plan.sellingPlanGroupGid) };
 }
 
 export interface PreviewLine {
@@ -69,12 +68,12 @@ export interface PreviewLine {
  */
 export async function previewMixMatch(ctx: ShopRef & { id: string; variantGids: string[] }) {
   const plan = await getMixMatch(ctx);
-  const entries = new Map(plan.categories.flatMap((c) => c.entries.map((e) => [e.variant_id, e])));
+  const entries = new Map(plan.categories.flatMap((c) => c.entries.map((e) => [e.variantGid, e])));
   for (const v of ctx.variantGids) {
     if (!entries.has(v)) throw new ApiError("invalid_request", `query.variant_ids: ${v} is not in this Mix & Match catalogue`);
   }
-  if (ctx.variantGids.length > plan.max_items) {
-    throw new ApiError("invalid_request", `query.variant_ids: ${ctx.variantGids.length} picks, at most ${plan.max_items} allowed`);
+  if (ctx.variantGids.length > plan.maxItems) {
+    throw new ApiError("invalid_request", `query.variant_ids: ${ctx.variantGids.length} picks, at most ${plan.maxItems} allowed`);
   }
   const counts = new Map<string, number>();
   for (const v of ctx.variantGids) counts.set(v, (counts.get(v) ?? 0) + 1);
@@ -82,7 +81,7 @@ export async function previewMixMatch(ctx: ShopRef & { id: string; variantGids: 
   const { shop, variants, group } = await livePlatform(ctx.shopDomain, async (port) => ({
     shop: await port.getShop(),
     variants: await port.getVariants([...counts.keys()]),
-    group: await port.resolveSellingPlans(plan.selling_plan_group_id),
+    group: await port.resolveSellingPlans(plan.sellingPlanGroupGid),
   }));
   const currency = shop.currencyCode;
   const byId = new Map(variants.map((v) => [v.id, v]));
@@ -96,17 +95,17 @@ export async function previewMixMatch(ctx: ShopRef & { id: string; variantGids: 
       quantity,
       available: v?.available ?? false,
       unit_price: unit === null ? null : { amount: formatMinor(unit, currency), currency_code: currency },
-      snapshot_price_cents: entries.get(variantGid)!.price_cents,
+      snapshot_price_cents: entries.get(variantGid)!.priceCents,
     };
   });
-  const complete = ctx.variantGids.length >= plan.min_items && ctx.variantGids.length <= plan.max_items;
+  const complete = ctx.variantGids.length >= plan.minItems && ctx.variantGids.length <= plan.maxItems;
   const plans = sellingPlanFields(group ? { groupGid: group.groupId, sellingPlans: group.sellingPlans, variantIds: group.variantIds } : undefined);
   return {
     mix_match_id: plan.id,
     selling_plan_id: plans.selling_plan_id,
-    cart_group_id: plan.cart_group_id,
-    min_items: plan.min_items,
-    max_items: plan.max_items,
+    cart_group_id: plan.cartGroupId,
+    min_items: plan.minItems,
+    max_items: plan.maxItems,
     items: ctx.variantGids.length,
     selection_complete: complete,
     purchasable: complete && plans.selling_plan_id !== null && lines.every((l) => l.available && l.unit_price !== null),
@@ -114,9 +113,9 @@ export async function previewMixMatch(ctx: ShopRef & { id: string; variantGids: 
     subtotal: { amount: formatMinor(subtotal, currency), currency_code: currency },
     discount: {
       label:
-        (await prisma.sellingPlanGroup.findFirst({ where: { shopId: ctx.shopId, groupGid: plan.selling_plan_group_id }, select: { discountLabel: true } }))
+        (await prisma.sellingPlanGroup.findFirst({ where: { shopId: ctx.shopId, groupGid: plan.sellingPlanGroupGid }, select: { discountLabel: true } }))
           ?.discountLabel ?? "",
     },
-    snapshot_price_cents: plan.price_cents,
+    snapshot_price_cents: plan.priceCents,
   };
 }

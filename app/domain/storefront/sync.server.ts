@@ -168,5 +168,3 @@ export async function syncSellingPlanGroup(job: SellingPlanGroupWebhook): Promis
   ]);
   return { mirrored: true, metafields: await syncStorefrontMetafields(job.shopDomain) };
 }
-
-export type { SellingPlanGroupWebhook };

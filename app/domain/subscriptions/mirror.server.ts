@@ -287,5 +287,3 @@ export async function reconcileShop(shopDomain: string, pageSize = 100): Promise
   }
   return { contracts: count };
 }
-
-export type { ContractWebhook };

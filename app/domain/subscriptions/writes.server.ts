@@ -15,24 +15,27 @@ import { platformFor } from "../../platform/index.server";
 import { platformApiError } from "../shared/platform-call.server";
 import type { PlatformLine, ShopifyPort } from "../../platform/port";
 import { reconcileContract } from "./mirror.server";
-import { iso, money, parseDecimalToMinor } from "../shared/money.server";
+import { iso, parseDecimalToMinor } from "../shared/money.server";
 import { scheduleForContract } from "../catalog/selling-plans.server";
 import { addMonths, rescheduleTarget, skipTarget, FIVE_YEARS_MONTHS } from "../shared/schedule.server";
 import { queueAndDispatch } from "../notifications/outbox.server";
 import { contractVars } from "../notifications/vars.server";
-import { contractNotFound, findOwnedContract, lineJson, type LineJson, type OwnedContract } from "./reads.server";
+import { contractNotFound, findOwnedContract, type LineView, type OwnedContract } from "./reads.server";
 
 export type WriteAction = "pause" | "resume" | "cancel" | "skip" | "reschedule" | "update_line";
 
+/** What a write did (the surfaces shape it: app/surfaces/admin/wire.ts `receiptJson`). */
 export interface WriteReceipt {
-  id: string;
-  contract_id: string;
+  contractGid: string;
   action: WriteAction;
-  previous_status: string;
+  previousStatus: string;
   status: string;
-  next_billing_at: string | null;
-  line: LineJson | null;
+  nextBillingAt: Date | null;
+  /** update_line only: the line as it is now, with the currency of its price. */
+  line: ReceiptLine | null;
 }
+
+export type ReceiptLine = LineView & { currencyCode: string };
 
 /**
  * What a write is about to do, stored with its idempotency claim: if the process dies before it
@@ -104,18 +107,22 @@ async function reconciled(ctx: WriteContext): Promise<OwnedContract | null> {
   }
 }
 
-function receipt(action: WriteAction, before: OwnedContract, after: OwnedContract | null, line: LineJson | null = null): WriteReceipt {
+function receipt(action: WriteAction, before: OwnedContract, after: OwnedContract | null, line: ReceiptLine | null = null): WriteReceipt {
   const c = after ?? before;
-  return {
-    id: before.contractGid,
-    contract_id: before.contractGid,
-    action,
-    previous_status: before.status,
-    status: c.status,
-    next_billing_at: iso(c.nextBillingAt),
-    line,
-  };
+  return { contractGid: before.contractGid, action, previousStatus: before.status, status: c.status, nextBillingAt: c.nextBillingAt, line };
 }
+
+const receiptLine = (l: LineView, currencyCode: string): ReceiptLine => ({
+  lineGid: l.lineGid,
+  productGid: l.productGid,
+  variantGid: l.variantGid,
+  title: l.title,
+  variantTitle: l.variantTitle,
+  quantity: l.quantity,
+  priceCents: l.priceCents,
+  sellingPlanGid: l.sellingPlanGid,
+  currencyCode,
+});
 
 const conflict = (message: string) => new ApiError("state_conflict", message);
 
@@ -223,16 +230,17 @@ async function lineGroupGid(shopId: string, c: OwnedContract, sellingPlanGid: st
   return c.sellingPlanGroupGid;
 }
 
-function platformLineJson(l: PlatformLine, currencyCode: string): LineJson {
+function platformLine(l: PlatformLine, currencyCode: string): ReceiptLine {
   return {
-    line_id: l.id,
-    product_id: l.productId,
-    variant_id: l.variantId,
+    lineGid: l.id,
+    productGid: l.productId,
+    variantGid: l.variantId,
     title: l.title,
-    variant_title: l.variantTitle,
+    variantTitle: l.variantTitle,
     quantity: l.quantity,
-    price: money(parseDecimalToMinor(l.priceAmount, currencyCode), currencyCode)!,
-    selling_plan_id: l.sellingPlanId,
+    priceCents: parseDecimalToMinor(l.priceAmount, currencyCode),
+    sellingPlanGid: l.sellingPlanId,
+    currencyCode,
   };
 }
 
@@ -252,12 +260,12 @@ export async function updateSubscriptionLine(ctx: WriteContext & { lineGid: stri
   const intent = intentOf(ctx, "update_line", before, { lineGid: ctx.lineGid, quantity: change.quantity, variantId: change.variantId });
   const updated = await mutate(ctx, intent, () => p.updateLine(ctx.contractGid, ctx.lineGid, change));
   const after = await reconciled(ctx);
-  let lineOut: LineJson;
+  let lineOut: ReceiptLine;
   if (after) {
     const mirrored = after.lines.find((l) => l.lineGid === updated.id);
-    lineOut = mirrored ? lineJson(mirrored, after.currencyCode) : platformLineJson(updated, after.currencyCode);
+    lineOut = mirrored ? receiptLine(mirrored, after.currencyCode) : platformLine(updated, after.currencyCode);
   } else {
-    lineOut = lineJson(line, before.currencyCode); // pre-write values (rule 6)
+    lineOut = receiptLine(line, before.currencyCode); // pre-write values (rule 6)
   }
   return receipt("update_line", before, after, lineOut);
 }
@@ -286,5 +294,5 @@ export async function settleSubscriptionWrite(shopId: string, intent: WriteInten
   };
   if (!applied[intent.action]()) return null;
   const before = { ...after, status: intent.previousStatus } as OwnedContract;
-  return receipt(intent.action, before, after, line ? lineJson(line, after.currencyCode) : null);
+  return receipt(intent.action, before, after, line ? receiptLine(line, after.currencyCode) : null);
 }

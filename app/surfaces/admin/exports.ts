@@ -5,12 +5,14 @@
 // is answered by the API front door (app/surfaces/exports-download.server.ts).
 import { z } from "zod";
 import { ApiError } from "../../infra/errors";
-import { defineRoute, type AnyRoute } from "../../http/route";
+import { defineRoute } from "../../http/route";
 import { decodeCursor, toEnvelope } from "../../http/cursor.server";
 import { clampLimit } from "../../domain/shared/paging.server";
-import { DATASETS, DATASET_NAMES, datasetsFor, type DatasetName } from "../../domain/exports/datasets.server";
+import { DATASETS, datasetsFor } from "../../domain/exports/datasets.server";
+import { DATASET_NAMES, type DatasetName } from "../../domain/exports/stream-types";
 import { EXPORT_FORMATS, snakeKey, type ExportFormat } from "../../domain/shared/format";
-import { createExport, getExport, listExports } from "../../domain/exports/jobs.server";
+import { createExport, getExport, listExports, type ExportJobView } from "../../domain/exports/jobs.server";
+import { iso } from "../../domain/shared/money.server";
 import type { SubscriptionFilterOptions } from "../../domain/subscriptions/filters.server";
 import { SUBSCRIPTION_FILTER_NAMES, filtersToQuery, issueMessage, subscriptionFiltersSchema } from "../subscription-filters";
 
@@ -34,6 +36,26 @@ const ExportJobSchema = z.object({
   error: z.object({ code: z.string().describe("export_too_large, shop_unavailable, enqueue_failed or render_failed"), message: z.string() }).nullable(),
   progress: z.number().int().describe("additive: rows rendered so far"),
   sha256: z.string().nullable().describe("additive: hex SHA-256 of the file once ready (also the download's Content-Digest)"),
+});
+
+/** The job's wire shape (the Export Center shows the same). */
+export const exportJobJson = (j: ExportJobView): z.input<typeof ExportJobSchema> => ({
+  id: j.id,
+  dataset: j.dataset,
+  format: j.format,
+  filters: j.filters,
+  status: j.status,
+  row_count: j.rowCount,
+  byte_size: j.byteSize,
+  created_at: j.createdAt.toISOString(),
+  started_at: iso(j.startedAt),
+  ready_at: iso(j.readyAt),
+  expires_at: iso(j.expiresAt),
+  download_url: j.download?.url ?? null,
+  download_url_expires_at: j.download ? j.download.expiresAt.toISOString() : null,
+  error: j.error,
+  progress: j.progress,
+  sha256: j.sha256,
 });
 
 const DatasetSchema = z.object({
@@ -128,7 +150,7 @@ function requireDatasetScopes(dataset: DatasetName, scopes: readonly string[]): 
   }
 }
 
-export const adminExportRoutes: AnyRoute[] = [
+export const adminExportRoutes = [
   defineRoute({
     method: "POST",
     path: "/exports",
@@ -149,7 +171,7 @@ export const adminExportRoutes: AnyRoute[] = [
         filters: filtersToQuery(ctx.body.filters),
         filterOptions: ctx.body.filters,
       });
-      return { status: 202, body: job };
+      return { status: 202, body: exportJobJson(job) };
     },
   }),
   defineRoute({
@@ -169,7 +191,8 @@ export const adminExportRoutes: AnyRoute[] = [
       const datasets = datasetsFor(ctx.key.scopes).map((d) => d.name);
       const bind = "exports";
       const page = { limit: clampLimit(ctx.query.limit), after: ctx.query.cursor ? decodeCursor(ctx.query.cursor, bind) : null };
-      return { body: toEnvelope(await listExports({ shopId: ctx.shop.id, datasets, page }), bind) };
+      const { data, next } = await listExports({ shopId: ctx.shop.id, datasets, page });
+      return { body: toEnvelope({ data: data.map(exportJobJson), next }, bind) };
     },
   }),
   defineRoute({
@@ -205,6 +228,6 @@ export const adminExportRoutes: AnyRoute[] = [
     description: DOWNLOAD_REFERENCE,
     tags: ["Exports"],
     response: ExportJobSchema,
-    handler: async (ctx) => ({ body: await getExport({ shopId: ctx.shop.id, id: ctx.params.id, scopes: ctx.key.scopes }) }),
+    handler: async (ctx) => ({ body: exportJobJson(await getExport({ shopId: ctx.shop.id, id: ctx.params.id, scopes: ctx.key.scopes })) }),
   }),
 ];

@@ -3,7 +3,7 @@
 // the values are read by the zod schemas of ../read-queries.ts (unknown enum values and bad
 // timestamps are 400 naming the value), so the domain takes typed options (decision 100).
 import { z } from "zod";
-import { defineRoute, type AnyRoute, type RouteContext } from "../../http/route";
+import { defineRoute, type RouteContext } from "../../http/route";
 import { decodeCursor, toEncodedEnvelope, toEnvelope } from "../../http/cursor.server";
 import { contractGid, rowId } from "../../http/ids";
 import { clampLimit, type EncodedPage, type PageRequest, type PageResult } from "../../domain/shared/paging.server";
@@ -17,6 +17,21 @@ import { listNotifications } from "../../domain/notifications/notifications.serv
 import { churn, cohorts, mrr, recovery } from "../../domain/insights/analytics.server";
 import { boxListQuery, giftListQuery, notificationListQuery, planListQuery, rangeQuery, readQuery, subscriptionListQuery, windowQuery } from "../read-queries";
 import * as S from "./schemas";
+import {
+  boxJson,
+  bundleJson,
+  campaignJson,
+  churnJson,
+  cohortsJson,
+  giftJson,
+  mixMatchDetailJson,
+  mixMatchJson,
+  mrrJson,
+  recoveryJson,
+  sendJson,
+  subscriptionDetailJson,
+  subscriptionPage,
+} from "./wire";
 
 const opt = (description: string) => z.string().optional().describe(description);
 const paging = {
@@ -41,9 +56,17 @@ async function listed<T>(query: Q, list: string, filterNames: string[], fetch: (
   return { body: "items" in result ? toEncodedEnvelope(result, bind) : toEnvelope(result, bind) };
 }
 
+/** A domain page's rows in their wire shape. */
+const shaped =
+  <V, T>(map: (v: V) => T) =>
+  async (p: Promise<PageResult<V>>): Promise<PageResult<T>> => {
+    const { data, next } = await p;
+    return { data: data.map(map), next };
+  };
+
 const readCustomers = (ctx: Pick<RouteContext, "hasScope">) => ctx.hasScope("read:customers");
 
-export const adminReadRoutes: AnyRoute[] = [
+export const adminReadRoutes = [
   defineRoute({
     method: "GET",
     path: "/subscriptions",
@@ -58,8 +81,8 @@ export const adminReadRoutes: AnyRoute[] = [
     response: S.page(S.Subscription),
     tags: ["Subscriptions"],
     handler: (ctx) =>
-      listed(ctx.query, "subscriptions", ["status", "plan_id", "customer_id", "updated_after"], (p) =>
-        listSubscriptions({ shopId: ctx.shop.id, filters: readQuery(subscriptionListQuery, ctx.query), page: p }),
+      listed(ctx.query, "subscriptions", ["status", "plan_id", "customer_id", "updated_after"], async (p) =>
+        subscriptionPage(await listSubscriptions({ shopId: ctx.shop.id, filters: readQuery(subscriptionListQuery, ctx.query), page: p })),
       ),
   }),
   defineRoute({
@@ -72,7 +95,7 @@ export const adminReadRoutes: AnyRoute[] = [
     response: S.SubscriptionDetail,
     tags: ["Subscriptions"],
     handler: async (ctx) => ({
-      body: await getSubscription({ shopId: ctx.shop.id, canReadCustomers: readCustomers(ctx), contractGid: ctx.params.contract_gid }),
+      body: subscriptionDetailJson(await getSubscription({ shopId: ctx.shop.id, canReadCustomers: readCustomers(ctx), contractGid: ctx.params.contract_gid })),
     }),
   }),
   defineRoute({
@@ -93,7 +116,7 @@ export const adminReadRoutes: AnyRoute[] = [
     summary: "List bundles (curated, build-a-box and regular)",
     response: S.page(S.Bundle),
     tags: ["Bundles"],
-    handler: (ctx) => listed(ctx.query, "bundles", [], (p) => listBundles({ shopId: ctx.shop.id, page: p })),
+    handler: (ctx) => listed(ctx.query, "bundles", [], (p) => shaped(bundleJson)(listBundles({ shopId: ctx.shop.id, page: p }))),
   }),
   defineRoute({
     method: "GET",
@@ -106,7 +129,7 @@ export const adminReadRoutes: AnyRoute[] = [
     tags: ["Bundles"],
     handler: async (ctx) => {
       const { period } = readQuery(boxListQuery, ctx.query);
-      return { body: { data: await listBoxes({ shopId: ctx.shop.id, bundleId: ctx.params.id, period }), next_cursor: null } };
+      return { body: { data: (await listBoxes({ shopId: ctx.shop.id, bundleId: ctx.params.id, period })).map(boxJson), next_cursor: null } };
     },
   }),
   defineRoute({
@@ -117,7 +140,7 @@ export const adminReadRoutes: AnyRoute[] = [
     summary: "List Mix & Match plans",
     response: S.page(S.MixMatch),
     tags: ["Mix & Match"],
-    handler: (ctx) => listed(ctx.query, "mix-match", [], (p) => listMixMatch({ shopId: ctx.shop.id, page: p })),
+    handler: (ctx) => listed(ctx.query, "mix-match", [], (p) => shaped(mixMatchJson)(listMixMatch({ shopId: ctx.shop.id, page: p }))),
   }),
   defineRoute({
     method: "GET",
@@ -128,7 +151,7 @@ export const adminReadRoutes: AnyRoute[] = [
     summary: "One Mix & Match plan: full catalogue, cart_group_id, price_cents snapshot",
     response: S.MixMatchDetail,
     tags: ["Mix & Match"],
-    handler: async (ctx) => ({ body: await getMixMatch({ shopId: ctx.shop.id, id: ctx.params.id }) }),
+    handler: async (ctx) => ({ body: mixMatchDetailJson(await getMixMatch({ shopId: ctx.shop.id, id: ctx.params.id })) }),
   }),
   defineRoute({
     method: "GET",
@@ -140,7 +163,7 @@ export const adminReadRoutes: AnyRoute[] = [
     tags: ["Gifts"],
     handler: (ctx) =>
       listed(ctx.query, "gifts", ["status"], (p) =>
-        listGifts({ shopId: ctx.shop.id, canReadCustomers: readCustomers(ctx), filters: readQuery(giftListQuery, ctx.query), page: p }),
+        shaped(giftJson)(listGifts({ shopId: ctx.shop.id, canReadCustomers: readCustomers(ctx), filters: readQuery(giftListQuery, ctx.query), page: p })),
       ),
   }),
   defineRoute({
@@ -151,7 +174,7 @@ export const adminReadRoutes: AnyRoute[] = [
     summary: "List win-back campaigns",
     response: S.page(S.Campaign),
     tags: ["Win-back"],
-    handler: (ctx) => listed(ctx.query, "winback-campaigns", [], (p) => listCampaigns({ shopId: ctx.shop.id, page: p })),
+    handler: (ctx) => listed(ctx.query, "winback-campaigns", [], (p) => shaped(campaignJson)(listCampaigns({ shopId: ctx.shop.id, page: p }))),
   }),
   defineRoute({
     method: "GET",
@@ -162,7 +185,8 @@ export const adminReadRoutes: AnyRoute[] = [
     summary: "A campaign's send ledger with attribution outcome",
     response: S.page(S.Send),
     tags: ["Win-back"],
-    handler: (ctx) => listed(ctx.query, `winback-sends:${ctx.params.id}`, [], (p) => listSends({ shopId: ctx.shop.id, campaignId: ctx.params.id, page: p })),
+    handler: (ctx) =>
+      listed(ctx.query, `winback-sends:${ctx.params.id}`, [], (p) => shaped(sendJson)(listSends({ shopId: ctx.shop.id, campaignId: ctx.params.id, page: p }))),
   }),
   defineRoute({
     method: "GET",
@@ -189,7 +213,7 @@ export const adminReadRoutes: AnyRoute[] = [
     summary: "Monthly recurring revenue and contracts_missing_amount",
     response: S.Mrr,
     tags: ["Analytics"],
-    handler: async (ctx) => ({ body: await mrr(ctx.shop.id) }),
+    handler: async (ctx) => ({ body: mrrJson(await mrr(ctx.shop.id)) }),
   }),
   defineRoute({
     method: "GET",
@@ -199,7 +223,7 @@ export const adminReadRoutes: AnyRoute[] = [
     summary: "Churn over a range",
     response: S.Churn,
     tags: ["Analytics"],
-    handler: async (ctx) => ({ body: await churn(ctx.shop.id, readQuery(rangeQuery, ctx.query)) }),
+    handler: async (ctx) => ({ body: churnJson(await churn(ctx.shop.id, readQuery(rangeQuery, ctx.query))) }),
   }),
   defineRoute({
     method: "GET",
@@ -209,7 +233,7 @@ export const adminReadRoutes: AnyRoute[] = [
     summary: "Monthly signup cohorts and their retention",
     response: S.Cohorts,
     tags: ["Analytics"],
-    handler: async (ctx) => ({ body: await cohorts(ctx.shop.id, readQuery(windowQuery, ctx.query)) }),
+    handler: async (ctx) => ({ body: cohortsJson(await cohorts(ctx.shop.id, readQuery(windowQuery, ctx.query))) }),
   }),
   defineRoute({
     method: "GET",
@@ -219,6 +243,6 @@ export const adminReadRoutes: AnyRoute[] = [
     summary: "Win-back recovery over a range",
     response: S.Recovery,
     tags: ["Analytics"],
-    handler: async (ctx) => ({ body: await recovery(ctx.shop.id, readQuery(rangeQuery, ctx.query)) }),
+    handler: async (ctx) => ({ body: recoveryJson(await recovery(ctx.shop.id, readQuery(rangeQuery, ctx.query))) }),
   }),
 ];

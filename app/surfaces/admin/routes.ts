@@ -1,10 +1,9 @@
 // The Admin API route table (reads and writes, exports, webhook management: /docs, group Admin API).
 // Each entry is a defineRoute({...}) from app/http/route.ts; the kernel supplies auth, plan gate,
 // rate limit, 404/405, scopes, validation, idempotency and the reference at /docs.
-import type { AnyRoute } from "../../http/route";
 import { adminReadRoutes } from "./reads";
 import { adminWriteRoutes } from "./writes";
 import { adminExportRoutes } from "./exports";
 import { adminWebhookRoutes } from "./webhooks";
 
-export const adminRoutes: AnyRoute[] = [...adminReadRoutes, ...adminWriteRoutes, ...adminExportRoutes, ...adminWebhookRoutes];
+export const adminRoutes = [...adminReadRoutes, ...adminWriteRoutes, ...adminExportRoutes, ...adminWebhookRoutes];

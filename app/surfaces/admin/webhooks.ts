@@ -3,7 +3,7 @@
 // app/domain/outbound-webhooks/ do the work (the Webhooks page calls the same ones); this file binds
 // paths, schemas and the wire shapes. docs/decisions/054-webhook-management.md.
 import { z } from "zod";
-import { defineRoute, type AnyRoute } from "../../http/route";
+import { defineRoute } from "../../http/route";
 import { decodeCursor, toEnvelope } from "../../http/cursor.server";
 import { rowId } from "../../http/ids";
 import { clampLimit } from "../../domain/shared/paging.server";
@@ -131,7 +131,7 @@ const patchBody = z
   .refine((b) => b.events !== undefined || b.enabled !== undefined, { message: "name events and/or enabled (the URL cannot be changed)" })
   .meta({ example: { enabled: true } });
 
-export const adminWebhookRoutes: AnyRoute[] = [
+export const adminWebhookRoutes = [
   defineRoute({
     method: "GET",
     path: "/webhooks/events",

@@ -6,19 +6,29 @@
 // spend the key.
 import { z } from "zod";
 import { contractGid, lineGid } from "../../http/ids";
-import { defineRoute, type AnyRoute, type RouteContext } from "../../http/route";
-import { beforeMutation } from "../../http/idempotency.server";
+import { defineRoute, type RouteContext } from "../../http/route";
+import { beforeMutation, settleClaimsOf } from "../../http/idempotency.server";
 import {
   cancelSubscription,
   pauseSubscription,
   rescheduleSubscription,
   resumeSubscription,
   skipSubscription,
+  settleSubscriptionWrite,
   updateSubscriptionLine,
   type WriteContext,
+  type WriteIntent,
 } from "../../domain/subscriptions/writes.server";
 import { gid, isoTimestamp } from "../fields";
 import { Receipt } from "./schemas";
+import { receiptJson } from "./wire";
+
+// A retry that finds an interrupted claim settles it from the platform and answers this receipt
+// (app/http/idempotency.server.ts; docs/decisions/035-idempotency-leases.md).
+settleClaimsOf("subscription_write", async (shopId, intent: WriteIntent) => {
+  const receipt = await settleSubscriptionWrite(shopId, intent);
+  return receipt && receiptJson(receipt);
+});
 
 const contractParams = z.object({ contract_gid: contractGid });
 const noQuery = z.object({}).strict();
@@ -31,7 +41,7 @@ const writeContext = (ctx: Pick<RouteContext<{ contract_gid: string }>, "shop" |
   beforeMutation,
 });
 
-export const adminWriteRoutes: AnyRoute[] = [
+export const adminWriteRoutes = [
   defineRoute({
     method: "POST",
     path: "/subscriptions/:contract_gid/pause",
@@ -42,7 +52,7 @@ export const adminWriteRoutes: AnyRoute[] = [
     summary: "Pause a subscription (already paused: succeeds, previous_status PAUSED)",
     tags: TAGS,
     requiresIdempotencyKey: true,
-    handler: async (ctx) => ({ body: await pauseSubscription(writeContext(ctx)) }),
+    handler: async (ctx) => ({ body: receiptJson(await pauseSubscription(writeContext(ctx))) }),
   }),
   defineRoute({
     method: "POST",
@@ -54,7 +64,7 @@ export const adminWriteRoutes: AnyRoute[] = [
     summary: "Resume a paused or failed subscription",
     tags: TAGS,
     requiresIdempotencyKey: true,
-    handler: async (ctx) => ({ body: await resumeSubscription(writeContext(ctx)) }),
+    handler: async (ctx) => ({ body: receiptJson(await resumeSubscription(writeContext(ctx))) }),
   }),
   defineRoute({
     method: "POST",
@@ -66,7 +76,7 @@ export const adminWriteRoutes: AnyRoute[] = [
     summary: "Cancel a subscription (terminal)",
     tags: TAGS,
     requiresIdempotencyKey: true,
-    handler: async (ctx) => ({ body: await cancelSubscription(writeContext(ctx)) }),
+    handler: async (ctx) => ({ body: receiptJson(await cancelSubscription(writeContext(ctx))) }),
   }),
   defineRoute({
     method: "POST",
@@ -78,7 +88,7 @@ export const adminWriteRoutes: AnyRoute[] = [
     summary: "Move the next charge one billing interval later (the next anchor on an anchored plan)",
     tags: TAGS,
     requiresIdempotencyKey: true,
-    handler: async (ctx) => ({ body: await skipSubscription(writeContext(ctx)) }),
+    handler: async (ctx) => ({ body: receiptJson(await skipSubscription(writeContext(ctx))) }),
   }),
   defineRoute({
     method: "POST",
@@ -93,7 +103,7 @@ export const adminWriteRoutes: AnyRoute[] = [
     summary: "Set the next charge date (the first anchor on or after it on an anchored plan)",
     tags: TAGS,
     requiresIdempotencyKey: true,
-    handler: async (ctx) => ({ body: await rescheduleSubscription({ ...writeContext(ctx), nextBillingAt: ctx.body.next_billing_at }) }),
+    handler: async (ctx) => ({ body: receiptJson(await rescheduleSubscription({ ...writeContext(ctx), nextBillingAt: ctx.body.next_billing_at })) }),
   }),
   defineRoute({
     method: "PATCH",
@@ -113,11 +123,13 @@ export const adminWriteRoutes: AnyRoute[] = [
     tags: TAGS,
     requiresIdempotencyKey: true,
     handler: async (ctx) => ({
-      body: await updateSubscriptionLine({
-        ...writeContext(ctx),
-        lineGid: ctx.params.line_gid,
-        change: { quantity: ctx.body.quantity ?? undefined, variantId: ctx.body.variant_id ?? undefined },
-      }),
+      body: receiptJson(
+        await updateSubscriptionLine({
+          ...writeContext(ctx),
+          lineGid: ctx.params.line_gid,
+          change: { quantity: ctx.body.quantity ?? undefined, variantId: ctx.body.variant_id ?? undefined },
+        }),
+      ),
     }),
   }),
 ];

@@ -29,7 +29,7 @@ import {
 import { portalConfigFor } from "../../domain/shop/shops.server";
 import { INVALID_CREDENTIAL_MESSAGE, SESSION_HEADER } from "../../http/auth.server";
 import { contractGid, lineGid } from "../../http/ids";
-import { defineRoute, type AnyRoute, type RouteContext } from "../../http/route";
+import { defineRoute, type RouteContext } from "../../http/route";
 
 const Session = z.strictObject({
   session_token: z.string().describe("svc_cst_…; send as X-Service-Session"),
@@ -53,7 +53,7 @@ const PortalConfig = z.strictObject({
   }),
 });
 
-const sessionRoutes: AnyRoute[] = [
+const sessionRoutes = [
   defineRoute({
     method: "POST",
     path: "/session",
@@ -208,7 +208,7 @@ const portal = (ctx: Pick<RouteContext, "shop" | "customerId">): PortalContext =
 const OWNERSHIP = ["forbidden", "not_found", "internal_error"] as const;
 const EDIT_OWNERSHIP = [...OWNERSHIP, "state_conflict"] as const;
 
-const portalRoutes: AnyRoute[] = [
+const portalRoutes = [
   defineRoute({
     method: "GET",
     path: "/subscriptions",
@@ -438,4 +438,4 @@ const portalRoutes: AnyRoute[] = [
   }),
 ];
 
-export const customerRoutes: AnyRoute[] = [...sessionRoutes, ...portalRoutes];
+export const customerRoutes = [...sessionRoutes, ...portalRoutes];

@@ -4,7 +4,11 @@
 // (STOREFRONT_SURFACE.cacheMaxAgeSeconds, Vary: Origin, Authorization); errors are not.
 import { z } from "zod";
 import { previewMixMatch, productPlans, storefrontBundle, storefrontMixMatch } from "../../domain/storefront/reads.server";
-import { defineRoute, type AnyRoute } from "../../http/route";
+import { sellingPlanFields, type LiveGroup } from "../../domain/catalog/selling-plans-live.server";
+import type { BundleView } from "../../domain/catalog/bundles.server";
+import type { MixMatchDetailView } from "../../domain/catalog/mixmatch.server";
+import { defineRoute } from "../../http/route";
+import { BUNDLE_KIND, mixMatchCategoriesJson } from "../admin/wire";
 
 const gidOrNumber = (type: string) =>
   z
@@ -92,6 +96,29 @@ const MixMatchStorefront = z.strictObject({
   ...SellingPlanFields,
 });
 
+const bundleJson = ({ bundle: b, live }: { bundle: BundleView; live: LiveGroup | undefined }): z.input<typeof BundleStorefront> => ({
+  id: b.id,
+  title: b.title,
+  kind: BUNDLE_KIND[b.kind],
+  selling_plan_group_id: b.sellingPlanGroupGid,
+  selection_cutoff_days: b.selectionCutoffDays,
+  box_size_min: b.boxSizeMin,
+  box_size_max: b.boxSizeMax,
+  ...sellingPlanFields(live),
+});
+
+const mixMatchJson = ({ plan: p, live }: { plan: MixMatchDetailView; live: LiveGroup | undefined }): z.input<typeof MixMatchStorefront> => ({
+  id: p.id,
+  title: p.title,
+  selling_plan_group_id: p.sellingPlanGroupGid,
+  cart_group_id: p.cartGroupId,
+  price_cents: p.priceCents,
+  min_items: p.minItems,
+  max_items: p.maxItems,
+  categories: mixMatchCategoriesJson(p),
+  ...sellingPlanFields(live),
+});
+
 const PricePreview = z.strictObject({
   mix_match_id: z.string(),
   selling_plan_id: SellingPlanFields.selling_plan_id,
@@ -118,7 +145,7 @@ const PricePreview = z.strictObject({
 const id = z.strictObject({ id: z.string().min(1).max(64) });
 const noQuery = z.strictObject({});
 
-export const storefrontRoutes: AnyRoute[] = [
+export const storefrontRoutes = [
   defineRoute({
     method: "GET",
     path: "/products/:product_id/plans",
@@ -146,7 +173,7 @@ export const storefrontRoutes: AnyRoute[] = [
     tags: ["Bundles"],
     errorCodes: ["not_found", "platform_unavailable"],
     response: BundleStorefront,
-    handler: async (ctx) => ({ body: await storefrontBundle({ shopId: ctx.shop.id, shopDomain: ctx.shop.domain, id: ctx.params.id }) }),
+    handler: async (ctx) => ({ body: bundleJson(await storefrontBundle({ shopId: ctx.shop.id, shopDomain: ctx.shop.domain, id: ctx.params.id })) }),
   }),
   defineRoute({
     method: "GET",
@@ -158,7 +185,7 @@ export const storefrontRoutes: AnyRoute[] = [
     tags: ["Mix & Match"],
     errorCodes: ["not_found", "platform_unavailable"],
     response: MixMatchStorefront,
-    handler: async (ctx) => ({ body: await storefrontMixMatch({ shopId: ctx.shop.id, shopDomain: ctx.shop.domain, id: ctx.params.id }) }),
+    handler: async (ctx) => ({ body: mixMatchJson(await storefrontMixMatch({ shopId: ctx.shop.id, shopDomain: ctx.shop.domain, id: ctx.params.id })) }),
   }),
   defineRoute({
     method: "GET",

@@ -59,7 +59,7 @@ describe("GET /analytics/churn", () => {
     expect((await api(key, "GET", "/analytics/churn?range=12mo")).json.range).toBe("12mo");
     const bad = await api(key, "GET", "/analytics/churn?range=1y");
     expect(bad.status).toBe(400);
-    expect(bad.json.error.message).toContain("1y");
+    expect(bad.error?.message).toContain("1y");
   });
 
   it("property: churn and cohorts equal a recount of ended_at over random contracts", async () => {
@@ -89,10 +89,10 @@ describe("GET /analytics/churn", () => {
           const base = contracts.filter((c) => c.createdAt < start && (!c.endedAt || c.endedAt >= start));
           const churned = base.filter((c) => c.endedAt && c.endedAt < end).length;
           expect(await churn(shop.id, range, now)).toMatchObject({
-            subscribers_at_start: base.length,
+            subscribersAtStart: base.length,
             churned,
-            new_subscriptions: contracts.filter((c) => c.createdAt >= start).length,
-            ended_total: contracts.filter((c) => c.endedAt && c.endedAt >= start && c.endedAt < end).length,
+            newSubscriptions: contracts.filter((c) => c.createdAt >= start).length,
+            endedTotal: contracts.filter((c) => c.endedAt && c.endedAt >= start && c.endedAt < end).length,
           });
           // Cohorts: for each signup month, who is live at each month boundary after it.
           const monthStart = (d: Date, k = 0) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + k, 1));

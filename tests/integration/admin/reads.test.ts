@@ -15,7 +15,8 @@ describe("GET /subscriptions", () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const r = await api(key, "GET", `/subscriptions?limit=1000${cursor ? `&cursor=${enc(cursor)}` : ""}`);
+      const after: string = cursor ? `&cursor=${enc(cursor)}` : "";
+      const r = await api(key, "GET", `/subscriptions?limit=1000${after}`);
       expect(r.status).toBe(200);
       expect(r.json.data.length).toBeLessThanOrEqual(250);
       seen.push(...r.json.data.map((s: { contract_id: string }) => s.contract_id));
@@ -56,8 +57,8 @@ describe("GET /subscriptions", () => {
       const key = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:subscriptions"] })).key;
       const r = await api(key, "GET", `/subscriptions?updated_after=${enc(value)}`);
       expect(r.status).toBe(400);
-      expect(r.json.error.code).toBe("invalid_request");
-      expect(r.json.error.message).toContain(value);
+      expect(r.error?.code).toBe("invalid_request");
+      expect(r.error?.message).toContain(value);
     },
   );
 
@@ -67,11 +68,11 @@ describe("GET /subscriptions", () => {
     for (const q of ["status=FAILED", "status=bogus"]) {
       const r = await api(key, "GET", `/subscriptions?${q}`);
       expect(r.status).toBe(400);
-      expect(r.json.error.message).toContain(q.split("=")[1]);
+      expect(r.error?.message).toContain(q.split("=")[1]);
     }
     const typo = await api(key, "GET", "/subscriptions?stauts=ACTIVE");
     expect(typo.status).toBe(400);
-    expect(typo.json.error.message).toContain("stauts");
+    expect(typo.error?.message).toContain("stauts");
   });
 
   it("a malformed or foreign cursor is 400 invalid_cursor", async () => {
@@ -80,9 +81,9 @@ describe("GET /subscriptions", () => {
     await createContracts(shop.id, 3);
     const first = await api(key, "GET", "/subscriptions?limit=1");
     expect(first.json.next_cursor).toEqual(expect.any(String));
-    expect((await api(key, "GET", "/subscriptions?cursor=garbage")).json.error.code).toBe("invalid_cursor");
-    const otherList = await api(key, "GET", `/subscriptions?status=ACTIVE&cursor=${enc(first.json.next_cursor)}`);
-    expect(otherList.json.error.code).toBe("invalid_cursor");
+    expect((await api(key, "GET", "/subscriptions?cursor=garbage")).error?.code).toBe("invalid_cursor");
+    const otherList = await api(key, "GET", `/subscriptions?status=ACTIVE&cursor=${enc(first.json.next_cursor!)}`);
+    expect(otherList.error?.code).toBe("invalid_cursor");
   });
 
   it("rows carry the spec fields, money as decimal strings, and selling_plan_id", async () => {
@@ -161,9 +162,9 @@ describe("GET /subscriptions/{contract_gid}", () => {
     );
     for (const a of answers) {
       expect(a.status).toBe(404);
-      expect(a.json.error.code).toBe("not_found");
+      expect(a.error?.code).toBe("not_found");
     }
-    expect(answers[0].json.error.message.replace(foreignApp.contractGid, "X")).toBe(answers[2].json.error.message.replace(/gid:\S+/, "X"));
+    expect(answers[0].error?.message.replace(foreignApp.contractGid, "X")).toBe(answers[2].error?.message.replace(/gid:\S+/, "X"));
     const list = await api(key, "GET", "/subscriptions");
     expect(list.json.data.map((s: { contract_id: string }) => s.contract_id)).toEqual([mine.contractGid]);
   });
@@ -188,7 +189,7 @@ describe("GET /plans", () => {
     await createPlanGroup(shop.id, { name: "Old", status: "ARCHIVED" });
     const r = await api(key, "GET", "/plans?status=active");
     expect(r.status).toBe(200);
-    const byId = Object.fromEntries(r.json.data.map((p: { selling_plan_group_id: string }) => [p.selling_plan_group_id, p]));
+    const byId = Object.fromEntries(r.json.data.map((p) => [p.selling_plan_group_id, p]));
     expect(Object.keys(byId).sort()).toEqual([rolling.groupGid, anchored.groupGid].sort());
     expect(byId[rolling.groupGid].schedule).toEqual({ mode: "rolling" });
     expect(byId[anchored.groupGid].schedule).toEqual({
@@ -212,7 +213,7 @@ describe("GET /plans", () => {
     expect((await api(key, "GET", "/plans?status=archived")).json.data).toHaveLength(1);
     const bad = await api(key, "GET", "/plans?status=draft");
     expect(bad.status).toBe(400);
-    expect(bad.json.error.message).toContain("draft");
+    expect(bad.error?.message).toContain("draft");
   });
 });
 
@@ -249,7 +250,7 @@ describe("bundles and boxes", () => {
     for (const p of ["2024-13", "2024-2", "24-02", "2024-02-01"]) {
       const r = await api(key, "GET", `/bundles/${bundle.id}/boxes?period=${p}`);
       expect(r.status).toBe(400);
-      expect(r.json.error.message).toContain(p);
+      expect(r.error?.message).toContain(p);
     }
     expect((await api(key, "GET", `/bundles/nope/boxes`)).status).toBe(404);
   });
@@ -374,7 +375,7 @@ describe("scopes", () => {
   it("every read demands its own scope (insufficient_scope naming it)", async () => {
     const shop = await createShop();
     const none = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["write:subscriptions"] })).key;
-    const paths: Array<[string, string]> = [
+    const paths: Array<[`/${string}`, string]> = [
       ["/subscriptions", "read:subscriptions"],
       [`/subscriptions/${enc(gid("SubscriptionContract"))}`, "read:subscriptions"],
       ["/plans", "read:plans"],
@@ -394,8 +395,8 @@ describe("scopes", () => {
     for (const [path, scope] of paths) {
       const r = await api(none, "GET", path);
       expect(r.status, path).toBe(403);
-      expect(r.json.error.code).toBe("insufficient_scope");
-      expect(r.json.error.message).toContain(scope);
+      expect(r.error?.code).toBe("insufficient_scope");
+      expect(r.error?.message).toContain(scope);
     }
     const all = (await createKey({ shopId: shop.id, name: "admin test", scopes: ALL_READ_SCOPES })).key;
     for (const [path] of paths.filter(([p]) => !/\/x|SubscriptionContract/.test(p))) {

@@ -23,7 +23,7 @@ describe("a write-only key", () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s);
     const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
-    const base = `/subscriptions/${enc(c.gid)}`;
+    const base = `/subscriptions/${enc(c.gid)}` as const;
 
     const pause = await api(key, "POST", `${base}/pause`);
     expect(pause.status).toBe(200);
@@ -53,10 +53,9 @@ describe("a write-only key", () => {
     expect(cancel.json).toMatchObject({ action: "cancel", previous_status: "ACTIVE", status: "CANCELLED" });
     expect((await mirror(s.shop.id, c.gid)).status).toBe("CANCELLED");
 
-    for (const p of ["/subscriptions", base]) {
-      const r = await api(key, "GET", p);
+    for (const r of [await api(key, "GET", "/subscriptions"), await api(key, "GET", base)]) {
       expect(r.status).toBe(403);
-      expect(r.json.error.code).toBe("insufficient_scope");
+      expect(r.error?.code).toBe("insufficient_scope");
     }
     // Writes record no event: the inbound contract webhook does.
     expect(await prisma.event.count({ where: { shopId: s.shop.id } })).toBe(0);
@@ -68,7 +67,7 @@ describe("a write-only key", () => {
     const reader = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: ALL_READ_SCOPES })).key;
     const r = await api(reader, "POST", `/subscriptions/${enc(c.gid)}/pause`, { idempotencyKey: "same" });
     expect(r.status).toBe(403);
-    expect(r.json.error.message).toContain("write:subscriptions");
+    expect(r.error?.message).toContain("write:subscriptions");
     const writer = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
     expect((await api(writer, "POST", `/subscriptions/${enc(c.gid)}/pause`, { idempotencyKey: "same" })).status).toBe(200);
   });
@@ -90,16 +89,16 @@ describe("states and transitions", () => {
     const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
     const r = await api(key, "POST", `/subscriptions/${enc(c.gid)}/cancel`);
     expect(r.status).toBe(409);
-    expect(r.json.error.code).toBe("state_conflict");
+    expect(r.error?.code).toBe("state_conflict");
   });
 
   it("skip and reschedule on a non-active contract are 409 state_conflict", async () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s, { status: "PAUSED" });
     const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
-    expect((await api(key, "POST", `/subscriptions/${enc(c.gid)}/skip`)).json.error.code).toBe("state_conflict");
+    expect((await api(key, "POST", `/subscriptions/${enc(c.gid)}/skip`)).error?.code).toBe("state_conflict");
     const later = new Date(Date.now() + 9 * 86_400_000).toISOString();
-    expect((await api(key, "POST", `/subscriptions/${enc(c.gid)}/reschedule`, { body: { next_billing_at: later } })).json.error.code).toBe("state_conflict");
+    expect((await api(key, "POST", `/subscriptions/${enc(c.gid)}/reschedule`, { body: { next_billing_at: later } })).error?.code).toBe("state_conflict");
   });
 
   it("a simulator refusal naming a field is 400 invalid_request; without a field 409", async () => {
@@ -113,8 +112,8 @@ describe("states and transitions", () => {
     const later = new Date(Date.now() + 9 * 86_400_000).toISOString();
     const r = await api(key, "POST", `/subscriptions/${enc(c.gid)}/reschedule`, { body: { next_billing_at: later }, idempotencyKey: "refused-1" });
     expect(r.status).toBe(400);
-    expect(r.json.error.code).toBe("invalid_request");
-    expect(r.json.error.message).toContain("date");
+    expect(r.error?.code).toBe("invalid_request");
+    expect(r.error?.message).toContain("date");
     // The failure is the outcome under that key: replayed verbatim, nothing runs again.
     const again = await api(key, "POST", `/subscriptions/${enc(c.gid)}/reschedule`, { body: { next_billing_at: later }, idempotencyKey: "refused-1" });
     expect(again.status).toBe(400);
@@ -127,7 +126,7 @@ describe("states and transitions", () => {
     });
     const p = await api(key, "POST", `/subscriptions/${enc(c.gid)}/pause`);
     expect(p.status).toBe(409);
-    expect(p.json.error.code).toBe("state_conflict");
+    expect(p.error?.code).toBe("state_conflict");
   });
 
   it("a 500 is stored and replayed byte for byte", async () => {
@@ -137,12 +136,12 @@ describe("states and transitions", () => {
     await sim(simulator.url, "POST", `/shops/${s.shop.domain}/failures`, { operation: "subscriptionContractCancel", status: 503 });
     const r = await api(key, "POST", `/subscriptions/${enc(c.gid)}/cancel`, { idempotencyKey: "boom" });
     expect(r.status).toBe(500);
-    expect(r.json.error.code).toBe("internal_error");
+    expect(r.error?.code).toBe("internal_error");
     const again = await api(key, "POST", `/subscriptions/${enc(c.gid)}/cancel`, { idempotencyKey: "boom" });
     expect(again.status).toBe(500);
     expect(again.text).toBe(r.text);
     expect(again.headers.get("idempotency-replayed")).toBe("true");
-    expect(again.headers.get("x-service-request-id")).toBe(r.json.error.request_id);
+    expect(again.headers.get("x-service-request-id")).toBe(r.error?.request_id);
     expect(ops(s.shop.domain, "subscriptionContractCancel")).toBe(0);
   });
 
@@ -189,12 +188,12 @@ describe("validation before the mutation does not spend the key", () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s);
     const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
-    const path = `/subscriptions/${enc(c.gid)}/reschedule`;
+    const path = `/subscriptions/${enc(c.gid)}/reschedule` as const;
     const bad = ["next week", "2020-01-01T00:00:00Z", new Date(Date.now() + 6 * 365 * 86_400_000).toISOString(), 12345, null];
     for (const v of bad) {
       const r = await api(key, "POST", path, { body: { next_billing_at: v }, idempotencyKey: "fix-me" });
       expect(r.status, String(v)).toBe(400);
-      expect(r.json.error.code).toBe("invalid_request");
+      expect(r.error?.code).toBe("invalid_request");
     }
     const good = new Date(Date.now() + 20 * 86_400_000).toISOString();
     const ok = await api(key, "POST", path, { body: { next_billing_at: good }, idempotencyKey: "fix-me" });
@@ -212,7 +211,7 @@ describe("validation before the mutation does not spend the key", () => {
     for (const g of [theirs.gid, foreignApp.contractGid, "gid://shopify/SubscriptionContract/999999999"]) {
       const r = await api(key, "POST", `/subscriptions/${enc(g)}/pause`, { idempotencyKey: "k1" });
       expect(r.status).toBe(404);
-      expect(r.json.error.code).toBe("not_found");
+      expect(r.error?.code).toBe("not_found");
     }
     expect(ops(other.shop.domain, "subscriptionContractPause")).toBe(0);
     // Same key, now a different (valid) request: the key was never spent.
@@ -223,7 +222,7 @@ describe("validation before the mutation does not spend the key", () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s);
     const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
-    const path = `/subscriptions/${enc(c.gid)}/lines/${enc(c.lineGid)}`;
+    const path = `/subscriptions/${enc(c.gid)}/lines/${enc(c.lineGid)}` as const;
     const cases: Array<[unknown, number]> = [
       [{}, 400],
       [{ quantity: 0 }, 400],
@@ -234,7 +233,7 @@ describe("validation before the mutation does not spend the key", () => {
     for (const [body, status] of cases) {
       const r = await api(key, "PATCH", path, { body, idempotencyKey: "line-k" });
       expect(r.status, JSON.stringify(body)).toBe(status);
-      expect(r.json.error.code).toBe("invalid_request");
+      expect(r.error?.code).toBe("invalid_request");
     }
     const unknownLine = await api(key, "PATCH", `/subscriptions/${enc(c.gid)}/lines/${enc("gid://shopify/SubscriptionLine/1")}`, {
       body: { quantity: 2 },
@@ -259,11 +258,11 @@ describe("idempotency", () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s);
     const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
-    const p = `/subscriptions/${enc(c.gid)}/pause`;
+    const p = `/subscriptions/${enc(c.gid)}/pause` as const;
     for (const k of [null, "x".repeat(256), "naïve", "tab\there"]) {
       const r = await api(key, "POST", p, { idempotencyKey: k });
       expect(r.status).toBe(400);
-      expect(r.json.error.code).toBe("invalid_request");
+      expect(r.error?.code).toBe("invalid_request");
     }
     expect(ops(s.shop.domain, "subscriptionContractPause")).toBe(0);
     expect((await api(key, "POST", p, { idempotencyKey: "x".repeat(255) })).status).toBe(200);
@@ -273,7 +272,7 @@ describe("idempotency", () => {
     const s = await seedWriteShop(simulator.url);
     const c = await seedContract(simulator.url, s);
     const key = (await createKey({ shopId: s.shop.id, name: "admin test", scopes: W })).key;
-    const path = `/subscriptions/${enc(c.gid)}/lines/${enc(c.lineGid)}`;
+    const path = `/subscriptions/${enc(c.gid)}/lines/${enc(c.lineGid)}` as const;
     const first = await api(key, "PATCH", path, { rawBody: '{"quantity":4,"variant_id":null}', idempotencyKey: "same" });
     expect(first.status).toBe(200);
     const replay = await api(key, "PATCH", path, { rawBody: '{ "variant_id": null, "quantity": 4 }', idempotencyKey: "same" });
@@ -283,10 +282,10 @@ describe("idempotency", () => {
     expect(ops(s.shop.domain, "subscriptionDraftCommit")).toBe(1);
     const different = await api(key, "PATCH", path, { body: { quantity: 5 }, idempotencyKey: "same" });
     expect(different.status).toBe(409);
-    expect(different.json.error.code).toBe("idempotency_conflict");
+    expect(different.error?.code).toBe("idempotency_conflict");
     // Per shop and key, not per path.
     const otherPath = await api(key, "POST", `/subscriptions/${enc(c.gid)}/pause`, { idempotencyKey: "same" });
-    expect(otherPath.json.error.code).toBe("idempotency_conflict");
+    expect(otherPath.error?.code).toBe("idempotency_conflict");
     // Another shop may use the same key.
     const s2 = await seedWriteShop(simulator.url);
     const c2 = await seedContract(simulator.url, s2);
@@ -308,7 +307,7 @@ describe("idempotency", () => {
     const conflicts = answers.filter((a) => a.status === 409);
     expect(ok.length + conflicts.length).toBe(50);
     expect(ok.length).toBeGreaterThanOrEqual(1);
-    for (const a of conflicts) expect(a.json.error.code).toBe("idempotency_conflict");
+    for (const a of conflicts) expect(a.error?.code).toBe("idempotency_conflict");
     expect(ok.filter((a) => a.headers.get("idempotency-replayed") === null)).toHaveLength(1);
     for (const a of ok) expect(a.text).toBe(ok[0].text);
     expect(ops(s.shop.domain, "subscriptionContractSetNextBillingDate")).toBe(1);

@@ -2,7 +2,8 @@
 // item and per catalogue entry (empty containers still give one row), keyset-paged across page
 // boundaries, each shop's rows only, and the same rows in CSV and JSONL.
 import { prisma } from "../../../app/db.server";
-import { DATASETS, type DatasetName } from "../../../app/domain/exports/datasets.server";
+import { DATASETS } from "../../../app/domain/exports/datasets.server";
+import { type DatasetName } from "../../../app/domain/exports/stream-types";
 import { encoder } from "../../../app/domain/shared/format";
 import { streamDataset } from "../../../app/domain/exports/stream.server";
 import { createBundle, createPlanGroup, createShop, gid } from "../../support/fixtures";

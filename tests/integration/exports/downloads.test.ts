@@ -33,7 +33,7 @@ async function refusal(url: string, init?: RequestInit) {
 describe("GET /api/exports/{id}/download", () => {
   it("refuses a tampered signature, an edited expiry, an expired URL, an unknown id and a missing signature with the identical 404", async () => {
     const { job } = await readyJob();
-    const good = new URL(job.download_url);
+    const good = new URL(job.download_url!);
     expect((await fetch(good)).status).toBe(200);
 
     const tampered = new URL(good);
@@ -65,7 +65,7 @@ describe("GET /api/exports/{id}/download", () => {
 
   it("refuses a failed job and an expired job with the same 404", async () => {
     const { shopId, job } = await readyJob();
-    const ok = await fetch(job.download_url);
+    const ok = await fetch(job.download_url!);
     expect(ok.status).toBe(200);
     const sample = await refusal(signDownloadUrl("cnotajob000000000000000000", new Date()).url);
 
@@ -83,7 +83,7 @@ describe("GET /api/exports/{id}/download", () => {
 
   it("HEAD answers the same headers without a body", async () => {
     const { job } = await readyJob();
-    const res = await fetch(job.download_url, { method: "HEAD" });
+    const res = await fetch(job.download_url!, { method: "HEAD" });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-length")).toBe(String(job.byte_size));
     expect(res.headers.get("cache-control")).toBe("private, no-store");

@@ -5,7 +5,7 @@
 // characters, money in 0-, 2- and 3-decimal currencies, negative and null amounts, null dates,
 // millisecond timestamps, years far from 2000), across keyset page boundaries and with filters.
 // The Admin API's subscription list (`json`, docs/decisions/091-subscription-list-from-binary-copy.md)
-// is held to JSON.stringify of `subscriptionJson`, its reference, on the same rows.
+// is held to JSON.stringify of the surface's `subscriptionJson`, its reference, on the same rows.
 import { Prisma } from "@prisma/client";
 import fc from "fast-check";
 import { DATASETS, SUBSCRIPTION_EXPORT_COLUMNS, subscriptionPageSql } from "../../../app/domain/exports/datasets.server";
@@ -15,7 +15,8 @@ import { hotQuery } from "../../../app/infra/pg.server";
 import { copyBinary } from "../../../app/infra/pg-copy.server";
 import { streamDataset } from "../../../app/domain/exports/stream.server";
 import type { SubscriptionFilterOptions } from "../../../app/domain/subscriptions/filters.server";
-import { listSubscriptions, subscriptionJson, type ContractRow } from "../../../app/domain/subscriptions/reads.server";
+import { contractRowView, listSubscriptions, type ContractRow } from "../../../app/domain/subscriptions/reads.server";
+import { subscriptionJson } from "../../../app/surfaces/admin/wire";
 import { decodedPage, type Keyset } from "../../../app/domain/shared/paging.server";
 import { type ContractSeed, createContracts, createShop, gid } from "../../support/fixtures";
 
@@ -47,11 +48,11 @@ async function viaStream(format: ExportFormat, shopId: string, filters: Subscrip
   return { text, rows, chunks };
 }
 
-/** The API list's reference: every row through `subscriptionJson` and JSON.stringify, as one array. */
+/** The API list's reference: every row's view through `subscriptionJson` and JSON.stringify, as one array. */
 async function apiReference(shopId: string, filters: SubscriptionFilterOptions): Promise<string> {
   const rows: ContractRow[] = [];
   for await (const page of ds.rows({ shopId, filters, now: NOW, pageSize: 1000 })) rows.push(...page);
-  return JSON.stringify(rows.map(subscriptionJson));
+  return JSON.stringify(rows.map((r) => subscriptionJson(contractRowView(r))));
 }
 
 /** The API list paged to the end with `limit`: the pages' items joined into one array; each page's continuation checked. */

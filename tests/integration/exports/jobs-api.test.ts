@@ -45,20 +45,20 @@ describe("POST /exports", () => {
     const job = await finished(call, created.json.id);
     expect(job.status).toBe("ready");
     expect(job.row_count).toBe(4);
-    expect(new Date(job.started_at).getTime()).toBeGreaterThanOrEqual(new Date(job.created_at).getTime());
-    expect(new Date(job.expires_at).getTime() - new Date(job.ready_at).getTime()).toBe(24 * 3600_000);
+    expect(new Date(job.started_at!).getTime()).toBeGreaterThanOrEqual(new Date(job.created_at).getTime());
+    expect(new Date(job.expires_at!).getTime() - new Date(job.ready_at!).getTime()).toBe(24 * 3600_000);
     expect(job.progress).toBe(4);
-    expect(job.download_url).toMatch(new RegExp(`^${stack.appUrl}/api/exports/${job.id}/download\\?expires=\\d+&signature=[0-9a-f]{64}$`));
-    const urlExpiry = new Date(job.download_url_expires_at).getTime();
+    expect(job.download_url!).toMatch(new RegExp(`^${stack.appUrl}/api/exports/${job.id}/download\\?expires=\\d+&signature=[0-9a-f]{64}$`));
+    const urlExpiry = new Date(job.download_url_expires_at!).getTime();
     expect(urlExpiry - Date.now()).toBeGreaterThan(3500_000);
     expect(urlExpiry - Date.now()).toBeLessThanOrEqual(3600_000);
-    expect(Number(new URL(job.download_url).searchParams.get("expires")) * 1000).toBe(urlExpiry);
+    expect(Number(new URL(job.download_url!).searchParams.get("expires")) * 1000).toBe(urlExpiry);
 
-    const { res, bytes } = await download(job.download_url);
+    const { res, bytes } = await download(job.download_url!);
     expect(res.status).toBe(200);
     expect(bytes.equals(golden("subscriptions.golden.csv"))).toBe(true);
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    const day = job.ready_at.slice(0, 10);
+    const day = job.ready_at!.slice(0, 10);
     expect(res.headers.get("content-disposition")).toBe(`attachment; filename="subscriptions-${day}.csv"`);
     expect(res.headers.get("content-length")).toBe(String(bytes.length));
     expect(res.headers.get("cache-control")).toBe("private, no-store");
@@ -73,7 +73,7 @@ describe("POST /exports", () => {
     const { shopId, call } = await shopWithKey();
     await insertGoldenContracts(shopId);
     const jsonl = await finished(call, (await call("POST", "/exports", { dataset: "subscriptions", format: "jsonl" })).json.id);
-    const { res, bytes } = await download(jsonl.download_url);
+    const { res, bytes } = await download(jsonl.download_url!);
     expect(bytes.equals(golden("subscriptions.golden.jsonl"))).toBe(true);
     expect(res.headers.get("content-type")).toBe("application/x-ndjson; charset=utf-8");
     expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="subscriptions-\d{4}-\d{2}-\d{2}\.jsonl"$/);
@@ -89,7 +89,7 @@ describe("POST /exports", () => {
     expect(created.status).toBe(202);
     expect(created.json.filters).toEqual({ status: "PAUSED", customer_id: "gid://shopify/Customer/32" });
     const job = await finished(call, created.json.id);
-    const text = (await download(job.download_url)).bytes.toString("utf8");
+    const text = (await download(job.download_url!)).bytes.toString("utf8");
     expect(job.row_count).toBe(1);
     expect(JSON.parse(text.trim()).contract_id).toBe("gid://shopify/SubscriptionContract/9002");
   });
@@ -106,8 +106,8 @@ describe("POST /exports", () => {
     const { shopId, call } = await shopWithKey(["read:subscriptions", "read:plans"]);
     const r = await call("POST", "/exports", body);
     expect(r.status).toBe(400);
-    expect(r.json.error.code).toBe("invalid_request");
-    expect(r.json.error.message).toMatch(message);
+    expect(r.error?.code).toBe("invalid_request");
+    expect(r.error?.message).toMatch(message);
     expect(await prisma.exportJob.count({ where: { shopId } })).toBe(0);
   });
 
@@ -115,17 +115,17 @@ describe("POST /exports", () => {
     const { call } = await shopWithKey(["read:subscriptions"]);
     const r = await call("POST", "/exports", { dataset: "migration" });
     expect(r.status).toBe(403);
-    expect(r.json.error.code).toBe("insufficient_scope");
-    expect(r.json.error.message).toContain('"read:customers"');
+    expect(r.error?.code).toBe("insufficient_scope");
+    expect(r.error?.message).toContain('"read:customers"');
     const plans = await call("POST", "/exports", { dataset: "plans" });
-    expect(plans.json.error.message).toContain('"read:plans"');
+    expect(plans.error?.message).toContain('"read:plans"');
   });
 
   it("a shop below Pro gets plan_upgrade_required", async () => {
     const { call } = await shopWithKey(["read:subscriptions"], "FREE");
     const r = await call("POST", "/exports", { dataset: "subscriptions" });
     expect(r.status).toBe(403);
-    expect(r.json.error.code).toBe("plan_upgrade_required");
+    expect(r.error?.code).toBe("plan_upgrade_required");
   });
 
   it("one queued-or-running job per shop: 20 parallel POSTs give exactly one 202, the others 409 naming it", async () => {
@@ -143,8 +143,8 @@ describe("POST /exports", () => {
     const conflicts = answers.filter((a) => a.status === 409);
     expect(conflicts).toHaveLength(19);
     for (const c of conflicts) {
-      expect(c.json.error.code).toBe("export_in_progress");
-      expect(c.json.error.message).toContain(accepted[0].json.id);
+      expect(c.error?.code).toBe("export_in_progress");
+      expect(c.error?.message).toContain(accepted[0].json.id);
     }
     expect(await prisma.exportJob.count({ where: { shopId } })).toBe(1);
     // Once it is ready the slot is free again.
@@ -173,13 +173,13 @@ describe("GET /exports, /exports/{id}, /exports/datasets", () => {
     const list = await a.call("GET", "/exports?limit=1");
     expect(list.status).toBe(200);
     expect(list.json.data.map((j: { id: string }) => j.id)).toEqual([second.id]);
-    const next = await a.call("GET", `/exports?limit=1&cursor=${encodeURIComponent(list.json.next_cursor)}`);
+    const next = await a.call("GET", `/exports?limit=1&cursor=${encodeURIComponent(list.json.next_cursor!)}`);
     expect(next.json.data.map((j: { id: string }) => j.id)).toEqual([first.id]);
     expect(next.json.next_cursor).toBeNull();
     expect((await b.call("GET", "/exports")).json.data).toEqual([]);
     const foreign = await b.call("GET", `/exports/${first.id}`);
     expect(foreign.status).toBe(404);
-    expect(foreign.json.error.code).toBe("not_found");
+    expect(foreign.error?.code).toBe("not_found");
   });
 
   it("mints a fresh signed URL on every GET", async () => {
@@ -187,8 +187,8 @@ describe("GET /exports, /exports/{id}, /exports/datasets", () => {
     const job = await finished(call, (await call("POST", "/exports", { dataset: "subscriptions" })).json.id);
     await new Promise((r) => setTimeout(r, 1100));
     const again = await call("GET", `/exports/${job.id}`);
-    expect(again.json.download_url).not.toBe(job.download_url);
-    expect(new Date(again.json.download_url_expires_at).getTime()).toBeGreaterThan(new Date(job.download_url_expires_at).getTime());
+    expect(again.json.download_url).not.toBe(job.download_url!);
+    expect(new Date(again.json.download_url_expires_at!).getTime()).toBeGreaterThan(new Date(job.download_url_expires_at!).getTime());
   });
 
   it("a key without the dataset's scopes neither lists the job nor gets its URL", async () => {
@@ -198,7 +198,7 @@ describe("GET /exports, /exports/{id}, /exports/datasets", () => {
     expect((await plansOnly("GET", "/exports")).json.data).toEqual([]);
     const r = await plansOnly("GET", `/exports/${job.id}`);
     expect(r.status).toBe(403);
-    expect(r.json.error.code).toBe("insufficient_scope");
+    expect(r.error?.code).toBe("insufficient_scope");
   });
 
   it("the catalogue shows only what the key's scopes allow, each with its required scopes and columns", async () => {

@@ -29,7 +29,7 @@ describe("migration export", () => {
     await stack.control.failNext(domain, { operation: "nodes", throttled: 1 });
     const job = await finished(call, (await call("POST", "/exports", { dataset: "migration", format: "jsonl" })).json.id);
     expect(job.status).toBe("ready");
-    const text = await (await fetch(job.download_url)).text();
+    const text = await (await fetch(job.download_url!)).text();
     const rows = text
       .split("\n")
       .filter(Boolean)

@@ -25,8 +25,8 @@ describe("export size cap", () => {
 
     const big = await finished(call, (await call("POST", "/exports", { dataset: "subscriptions" })).json.id);
     expect(big.status).toBe("failed");
-    expect(big.error.code).toBe("export_too_large");
-    expect(big.error.message).toMatch(/3000 bytes/);
+    expect(big.error!.code).toBe("export_too_large");
+    expect(big.error!.message).toMatch(/3000 bytes/);
     expect(big.download_url).toBeNull();
     expect(big.byte_size).toBeNull();
     const row = await prisma.exportJob.findUniqueOrThrow({ where: { id: big.id } });

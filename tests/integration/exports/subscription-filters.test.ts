@@ -2,7 +2,8 @@
 // app/domain/subscriptions/filters.server.ts agrees with a plain recount of the filter rules
 // (docs/decisions/055-subscription-filters.md) for random filter combinations, paged by keyset to the end.
 import fc from "fast-check";
-import { listSubscriptionRows } from "../../../app/domain/subscriptions/reads.server";
+import { listSubscriptions } from "../../../app/domain/subscriptions/reads.server";
+import { subscriptionRows } from "../../../app/surfaces/admin/wire";
 import type { SubscriptionFilterOptions } from "../../../app/domain/subscriptions/filters.server";
 import { parseSubscriptionFilterInput } from "../../../app/surfaces/subscription-filters";
 import { type ContractSeed, createContracts, createShop, gid } from "../../support/fixtures";
@@ -43,7 +44,7 @@ async function listAll(shopId: string, filters: SubscriptionFilterOptions, limit
   const out: string[] = [];
   let after = null;
   do {
-    const page = await listSubscriptionRows({ shopId, filters, page: { limit, after }, now: NOW });
+    const page = subscriptionRows(await listSubscriptions({ shopId, filters, page: { limit, after }, now: NOW }));
     out.push(...page.data.map((d) => d.contract_id));
     after = page.next;
   } while (after);

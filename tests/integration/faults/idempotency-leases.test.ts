@@ -1,4 +1,4 @@
-// An interrupted write does not leave its Idempotency-Key stuck (issue 14 item 2; decision 035):
+// An interrupted write does not leave its Idempotency-Key stuck (decision 035):
 // a real web process is SIGKILLed after the platform applied its mutation and before it stored
 // the outcome; once the claim's lease runs out, a retry is answered with the real outcome, and
 // the mutation ran once.

@@ -76,8 +76,8 @@ describe("demo seed", () => {
 
     const d30 = await churn(demo.id, "30d", now);
     expect(d30.churned).toBeGreaterThan(0);
-    expect(d30.churn_rate).toBeGreaterThan(0);
-    expect(d30.churn_rate).toBeLessThan(0.5);
+    expect(d30.churnRate).toBeGreaterThan(0);
+    expect(d30.churnRate).toBeLessThan(0.5);
     expect((await churn(demo.id, "90d", now)).churned).toBeGreaterThan(d30.churned);
     const { cohorts: list } = await cohorts(demo.id, "12", now);
     const older = list.filter((c) => c.retention.length >= 4 && c.size >= 5);

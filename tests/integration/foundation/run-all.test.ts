@@ -1,4 +1,4 @@
-// `npm start` (scripts/run-all.ts) supervises web, workers and simulator (issue 14, item 3;
+// `npm start` (scripts/run-all.ts) supervises web, workers and simulator (
 // docs/decisions/036-process-supervision.md): a crashed child is logged and restarted with
 // back-off while the others keep running; SIGTERM still stops all of them together.
 import { spawn, type ChildProcess } from "node:child_process";

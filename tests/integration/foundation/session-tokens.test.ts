@@ -1,4 +1,4 @@
-// Shopify access tokens are sealed at rest with ENCRYPTION_KEY (issue 14 item 5; decision 038):
+// Shopify access tokens are sealed at rest with ENCRYPTION_KEY (decision 038):
 // a copy of the database holds no usable token, while the app still reaches the platform.
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";

@@ -67,7 +67,14 @@ describe("workers", () => {
     const workers = [startWorker(QUEUES.sweeps), startWorker(QUEUES.sweeps)];
     await Promise.all(workers.map((w) => w.ready));
     const schedulers = await queue(QUEUES.sweeps).getJobSchedulers();
-    expect(schedulers.map((s) => s.key).sort()).toEqual(["daily-sweep", "exports-requeue", "imports-requeue", "mail-requeue", "reconcile-all", "webhooks-requeue"]);
+    expect(schedulers.map((s) => s.key).sort()).toEqual([
+      "daily-sweep",
+      "exports-requeue",
+      "imports-requeue",
+      "mail-requeue",
+      "reconcile-all",
+      "webhooks-requeue",
+    ]);
     expect(schedulers.every((s) => s.pattern && s.tz === "UTC")).toBe(true);
     await Promise.all(
       workers.map((w) => {

@@ -1,5 +1,5 @@
 // Every request whose path starts with /api/ is answered by the kernel with the JSON error
-// envelope, whatever its bytes (issue 14, items 6-11; docs/decisions/037-api-front-door.md):
+// envelope, whatever its bytes (docs/decisions/037-api-front-door.md):
 // over real HTTP, through server.ts, never a 500, a reset, an HTML page or a stack trace.
 import { randomUUID } from "node:crypto";
 

@@ -5,7 +5,8 @@
 import { UnrecoverableError } from "bullmq";
 import { prisma } from "../../../app/db.server";
 import { env } from "../../../app/env.server";
-import { createImport, runImport, startImport } from "../../../app/domain/imports/imports.server";
+import { runImport } from "../../../app/domain/imports/run.server";
+import { createImport, startImport } from "../../../app/domain/imports/start.server";
 import { requeueLostImports } from "../../../app/domain/imports/sweep.server";
 import { createWorker, QUEUES, queue, queueConnection } from "../../../app/infra/queues.server";
 import { PROCESSORS } from "../../../workers/processors";
@@ -64,6 +65,22 @@ it("an import whose BullMQ job failed for good while its row says running is fai
   const again = await createImport(target.shopId, { fileName: "migration.csv", text: file });
   await expect(startImport(target.shopId, again.id)).resolves.toBeUndefined();
 });
+
+it("two runs of one import at once (a job handed on while its first run still works) create every contract once", async () => {
+  // docs/decisions/094-import-run-lease.md: the second run waits on the import's lease and
+  // finds the import finished; without the lease both would create the claimed-but-unsettled keys.
+  const n = 12;
+  const { target, file } = await importable(n);
+  const { id } = await createImport(target.shopId, { fileName: "migration.csv", text: file });
+  await startImport(target.shopId, id);
+  for (let i = 0; i < n; i++) await stack.control.failNext(target.domain, { operation: "subscriptionContractAtomicCreate", delayMs: 100 });
+  const outcomes = await Promise.all([runImport(id, { concurrency: 2 }), runImport(id, { concurrency: 2 })]);
+  expect(outcomes.sort()).toEqual(["done", "skipped"]);
+  const sim = await simContracts(stack, target.domain);
+  expect(sim.length).toBe(n);
+  expect(new Set(sim.map((c) => c.customAttributes.find((x) => x.key === "migration_import_key")?.value)).size).toBe(n);
+  expect(await prisma.migrationImport.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "done", leaseToken: null, activeSlot: null });
+}, 120_000);
 
 it("Redis loses the jobs of a queued and a running import: after the sweeper runs, both complete and no contract exists twice", async () => {
   const queued = await importable(4);

@@ -6,7 +6,9 @@
 import { prisma } from "../../../app/db.server";
 import { MIGRATION_COLUMNS } from "../../../app/domain/exports/migration-columns";
 import { parseCsvRecords } from "../../../app/domain/imports/file";
-import { createImport, dryRun, importErrorFile, startImport } from "../../../app/domain/imports/imports.server";
+import { importErrorFile } from "../../../app/domain/imports/progress.server";
+import { createImport, startImport } from "../../../app/domain/imports/start.server";
+import { dryRun } from "../../../app/domain/imports/validate.server";
 import { columnForPlatformField } from "../../../app/domain/imports/plan";
 import { platformFor } from "../../../app/platform/index.server";
 import { useStack } from "../../support/stack";

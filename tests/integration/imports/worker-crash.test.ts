@@ -4,7 +4,9 @@
 // worker never settled. The resumed run settles that claim by reading the customer's contracts
 // for the import key (the crash-recovery lookup), not by creating the contract again.
 import { prisma } from "../../../app/db.server";
-import { createImport, IMPORT_KEY_ATTRIBUTE, importProgress, startImport } from "../../../app/domain/imports/imports.server";
+import { importProgress } from "../../../app/domain/imports/progress.server";
+import { IMPORT_KEY_ATTRIBUTE } from "../../../app/domain/imports/run.server";
+import { createImport, startImport } from "../../../app/domain/imports/start.server";
 import { QUEUES } from "../../../app/infra/queues.server";
 import { exited, startWorker } from "../../support/processes";
 import { eventuallyProgressing, startStack, type Stack } from "../../support/stack";

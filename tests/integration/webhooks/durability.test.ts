@@ -14,7 +14,8 @@ import { createEndpoint } from "../../../app/domain/outbound-webhooks/endpoints.
 import { firstAttemptsJobId } from "../../../app/domain/outbound-webhooks/jobs.server";
 import { publishEventNow } from "../../../app/domain/outbound-webhooks/publish.server";
 import { requeueWebhookWork } from "../../../app/domain/outbound-webhooks/sweep.server";
-import { QUEUES, queue, queueConnection, type WebhookAttemptPayload } from "../../../app/infra/queues.server";
+import { QUEUES, queue, queueConnection } from "../../../app/infra/queues.server";
+import { type WebhookAttemptPayload } from "../../../app/infra/job-payloads";
 import { exited, type WorkerProcess } from "../../support/processes";
 import { deleteRedisPrefix } from "../../support/redis-keys";
 import { eventually, startStack, type Stack } from "../../support/stack";

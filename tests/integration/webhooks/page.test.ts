@@ -1,4 +1,4 @@
-// The Webhooks page's server side (app/embedded/webhooks-page.server.ts), called as its loader and
+// The Webhooks page's server side (app/embedded/webhooks/page.server.ts), called as its loader and
 // action call it: tenancy (another shop's endpoint, delivery, filter or cursor), the plan gate
 // below Pro, URL-rule refusals reported on the URL field, the secret returned once, and each
 // delivery's attempt log. docs/decisions/075-webhooks-page.md. No worker runs here: nothing is dialled.
@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { prisma } from "../../../app/db.server";
 import { setAppPlan } from "../../../app/domain/shop/lifecycle.server";
 import { publishEventNow } from "../../../app/domain/outbound-webhooks/publish.server";
-import { webhooksPageAction, webhooksPageData } from "../../../app/embedded/webhooks-page.server";
+import { webhooksPageAction, webhooksPageData } from "../../../app/embedded/webhooks/page.server";
 import { useStack } from "../../support/stack";
 
 const stack = useStack({ workers: false }, 120_000);

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { PAYLOADS_ARE_JSON, QUEUES, type JobData, type QueueJobs, type TypedJob, enqueue, enqueueBulk } from "../../../app/infra/queues.server";
 import { PROCESSORS } from "../../../workers/processors";
-import type { ContractWebhook } from "../../../app/domain/subscriptions/mirror.server";
+import type { ContractWebhook } from "../../../app/infra/job-payloads";
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

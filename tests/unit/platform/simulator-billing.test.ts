@@ -2,7 +2,8 @@
 // moves the contract one interval on, or to the next anchor on an anchored plan.
 import { describe, expect, it } from "vitest";
 import { emptyState, type Contract } from "../../../simulator/state";
-import { createContract, installShop } from "../../../simulator/store";
+import { createContract } from "../../../simulator/store/contracts";
+import { installShop } from "../../../simulator/store/shops";
 import { createBillingAttempt, followingBillingDate, nextAnchorAfter } from "../../../simulator/subscription-billing";
 
 const now = new Date("2026-03-01T12:00:00Z");

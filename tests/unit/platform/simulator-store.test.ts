@@ -1,17 +1,9 @@
 import { describe, expect, it, beforeEach } from "vitest";
 import { emptyState, type ShopState, type SimState } from "../../../simulator/state";
-import {
-  commitDraft,
-  createContract,
-  installShop,
-  openDraft,
-  setNextBillingDate,
-  setStatus,
-  skipBillingCycle,
-  updateDraftLine,
-  setMetafields,
-  setCustomerViaApi,
-} from "../../../simulator/store";
+import { commitDraft, createContract, openDraft, setNextBillingDate, setStatus, skipBillingCycle, updateDraftLine } from "../../../simulator/store/contracts";
+import { setCustomerViaApi } from "../../../simulator/store/customers";
+import { setMetafields } from "../../../simulator/store/metafields";
+import { installShop } from "../../../simulator/store/shops";
 
 const now = new Date("2026-03-01T12:00:00Z");
 let state: SimState;

@@ -3,9 +3,9 @@
 // (app/domain/outbound-webhooks/, docs/decisions/054-webhook-management.md), with the admin session's
 // shop — no HTTP call to the app itself. Below Pro the page shows the upgrade path and only
 // disable and delete still work. docs/decisions/075-webhooks-page.md.
-import type { AdminShop } from "../domain/shop/lifecycle.server";
-import { planAllowsApi } from "../domain/shop/shops.server";
-import { attemptLogs } from "../domain/outbound-webhooks/attempt-log.server";
+import type { AdminShop } from "../../domain/shop/lifecycle.server";
+import { planAllowsApi } from "../../domain/shop/shops.server";
+import { attemptLogs } from "../../domain/outbound-webhooks/attempt-log.server";
 import {
   DISABLE_AFTER_EXHAUSTED,
   EVENT_CATALOGUE,
@@ -13,13 +13,13 @@ import {
   isEventType,
   MAX_ACTIVE_ENDPOINTS,
   RETRY_LADDER_MS,
-} from "../domain/outbound-webhooks/catalogue";
-import { listDeliveries, recoverDeliveries, resendDelivery, sendTestEvent, type DeliveryFilters } from "../domain/outbound-webhooks/deliveries.server";
-import { createEndpoint, deleteEndpoint, listEndpoints, updateEndpoint } from "../domain/outbound-webhooks/endpoints.server";
-import { checkEndpointUrl, UrlRuleError } from "../domain/outbound-webhooks/url-rules.server";
-import { decodeCursor, encodeCursor } from "../http/cursor.server";
-import { ApiError } from "../infra/errors";
-import { UPGRADE_URL } from "./export-center.server";
+} from "../../domain/outbound-webhooks/catalogue";
+import { listDeliveries, recoverDeliveries, resendDelivery, sendTestEvent, type DeliveryFilters } from "../../domain/outbound-webhooks/deliveries.server";
+import { createEndpoint, deleteEndpoint, listEndpoints, updateEndpoint } from "../../domain/outbound-webhooks/endpoints.server";
+import { checkEndpointUrl, UrlRuleError } from "../../domain/outbound-webhooks/url-rules.server";
+import { decodeCursor, encodeCursor } from "../../http/cursor.server";
+import { ApiError } from "../../infra/errors";
+import { UPGRADE_URL } from "../export-center.server";
 
 const PAGE_SIZE = 25;
 const DELIVERY_STATUSES = ["pending", "delivered", "failed", "exhausted"] as const;
