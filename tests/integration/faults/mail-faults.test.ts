@@ -35,8 +35,11 @@ const vars = {
   amount: "9.00 USD",
   manage_url: "https://x.test/account",
 };
+// The lease must outlast a live sender's slowest send (decision 101): 2 s did not on this loaded
+// two-core machine (a stalled job ran again beside its slow first run and sent a second copy after
+// the lease lapsed). 15 s does, and the killed worker's rows are retried once it lapses.
 const mailWorker = () => {
-  const w = startWorker(QUEUES.mail, { MAIL_LEASE_MS: "2000", MAIL_SWEEP_GRACE_MS: "0" });
+  const w = startWorker(QUEUES.mail, { MAIL_LEASE_MS: "15000", MAIL_SWEEP_GRACE_MS: "0" });
   workers.push(w);
   return w;
 };
