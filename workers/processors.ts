@@ -18,6 +18,7 @@ import { handleBillingOutcome } from "../app/domain/renewals/outcomes.server";
 import { queueBillingRuns } from "../app/domain/renewals/jobs.server";
 import { sendMailRow } from "../app/domain/notifications/send.server";
 import { requeueLostMail } from "../app/domain/notifications/sweep.server";
+import { queueCardExpiryNotices } from "../app/domain/notifications/card-expiry.server";
 
 /** A job made from an inbound Shopify webhook (id shopify-<webhook id>) marks its stored row processed, so the sweeper leaves it be. */
 const inbound =
@@ -67,6 +68,13 @@ export const PROCESSORS: Processors = {
     "webhooks-requeue": () => requeueWebhookWork(new Date()),
     // Mail rows owed an attempt whose job Redis lost (docs/decisions/101).
     "mail-requeue": () => requeueLostMail(new Date()),
+    // Card-expiring notices, 30 and 7 days before expiry, shop by shop (once each: keyed rows).
+    "card-expiry": async () => {
+      const shops = await prisma.shop.findMany({ where: { installState: "INSTALLED" }, select: { domain: true } });
+      let queued = 0;
+      for (const s of shops) queued += await queueCardExpiryNotices(s.domain);
+      return { shops: shops.length, queued };
+    },
   },
   exports: {
     // A retryable failure throws (BullMQ retries with back-off); on the last attempt it fails the job.
@@ -102,5 +110,6 @@ export const SCHEDULES = [
   { queue: QUEUES.sweeps, id: "imports-requeue", pattern: "*/5 * * * *", name: "imports-requeue" },
   { queue: QUEUES.sweeps, id: "webhooks-requeue", pattern: env().WEBHOOK_SWEEP_CRON, name: "webhooks-requeue" },
   { queue: QUEUES.sweeps, id: "mail-requeue", pattern: env().WEBHOOK_SWEEP_CRON, name: "mail-requeue" },
+  { queue: QUEUES.sweeps, id: "card-expiry", pattern: "0 9 * * *", name: "card-expiry" },
   { queue: QUEUES.billing, id: "billing-tick", pattern: env().BILLING_CRON, name: "billing-tick" },
 ] as const;

@@ -49,6 +49,7 @@ export interface QueueJobs {
     "imports-requeue": NoData;
     "webhooks-requeue": NoData;
     "mail-requeue": NoData;
+    "card-expiry": NoData;
   };
   /** Export jobs: one BullMQ job per export, its id the export's id (docs/decisions/057). */
   exports: {

@@ -42,6 +42,14 @@ export const MESSAGE_KINDS = [
     variables: CONTRACT_VARS,
   },
   {
+    kind: "card_expiring",
+    label: "Card expiring",
+    category: "account",
+    subject: "Your {{ card_brand }} ending in {{ card_last4 }} expires soon",
+    body: "Hello,\n\nThe card your subscription is charged to ({{ card_brand }} ending in {{ card_last4 }}) expires at the end of {{ card_expiry }}.\n\nShopify will e-mail you a secure link to update it, or visit {{ manage_url }}\n\n{{ shop_name }}",
+    variables: ["shop_name", "card_brand", "card_last4", "card_expiry", "manage_url"],
+  },
+  {
     kind: "subscription_paused",
     label: "Pause confirmation",
     category: "orders",
@@ -92,4 +100,7 @@ export const SAMPLE_VARIABLES: Record<string, string> = {
   amount: "24.00 USD",
   manage_url: "https://example-coffee.myshopify.com/account",
   retry_date: "March 17, 2031",
+  card_brand: "Visa",
+  card_last4: "4242",
+  card_expiry: "12/2030",
 };

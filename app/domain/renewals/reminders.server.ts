@@ -83,7 +83,6 @@ export async function sendDueReminders(shopId: string, now: Date): Promise<numbe
               chargeAmountCents: c.charge_amount_cents,
               currencyCode: c.currency_code,
             }),
-            dueAt: now,
           }),
         );
         sent += published.created ? 1 : 0;
