@@ -68,6 +68,7 @@ describe("workers", () => {
     await Promise.all(workers.map((w) => w.ready));
     const schedulers = await queue(QUEUES.sweeps).getJobSchedulers();
     expect(schedulers.map((s) => s.key).sort()).toEqual([
+      "card-expiry",
       "daily-sweep",
       "exports-requeue",
       "imports-requeue",
