@@ -9,6 +9,8 @@ import { env } from "./env.server";
 import { LIBRARY_API_VERSION } from "./platform/api-version";
 import { ensurePlatformRouting } from "./platform/index.server";
 import { markInstalled } from "./domain/shop/lifecycle.server";
+import { ensureStorefrontDefinitions } from "./domain/storefront/definitions.server";
+import { log } from "./infra/log.server";
 
 // In simulator mode, *.myshopify.com traffic (token exchange included) goes to the simulator.
 ensurePlatformRouting();
@@ -31,7 +33,14 @@ const shopify = shopifyApp({
   hooks: {
     // Token exchange just stored the offline session: the shop is (re)installed. Keys revoked
     // by an earlier uninstall stay revoked.
-    afterAuth: async ({ session }) => markInstalled(session.shop),
+    afterAuth: async ({ session }) => {
+      await markInstalled(session.shop);
+      // Install and reinstall: the storefront metafield definitions (decision 123). Not awaited:
+      // the merchant's first page does not wait on it, and every storefront sync makes them too.
+      void ensureStorefrontDefinitions(session.shop).catch((err: unknown) =>
+        log.warn("storefront metafield definitions not made at install; the next storefront sync makes them", { shop: session.shop, err }),
+      );
+    },
   },
 });
 

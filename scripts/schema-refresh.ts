@@ -15,7 +15,7 @@ import { gunzipSync } from "node:zlib";
 import { SHOPIFY_API_VERSION } from "../app/platform/api-version";
 import { SCHEMA_DIR, SCHEMA_SOURCE_FILE, schemaFileName, type SchemaApi, type SchemaSource } from "../simulator/schema";
 
-const APIS: SchemaApi[] = ["admin", "customer"];
+const APIS: SchemaApi[] = ["admin", "customer", "storefront"];
 
 const { values } = parseArgs({
   options: { "dev-mcp": { type: "string" }, help: { type: "boolean", short: "h" } },
@@ -25,8 +25,8 @@ if (values.help) {
   console.log(`Usage: npm run schema:refresh [-- --dev-mcp <version>]
 
 Downloads @shopify/dev-mcp (the version pinned in schemas/shopify/source.json, or --dev-mcp)
-with npm pack and copies its admin_${SHOPIFY_API_VERSION} and customer_${SHOPIFY_API_VERSION}
-schemas into schemas/shopify/. To move to another API version, change
+with npm pack and copies its admin_${SHOPIFY_API_VERSION}, customer_${SHOPIFY_API_VERSION} and
+storefront-graphql_${SHOPIFY_API_VERSION} schemas into schemas/shopify/. To move to another API version, change
 app/platform/api-version.ts first.`);
   process.exit(0);
 }

@@ -1,4 +1,4 @@
-// npm run schema:show -- <Type | Type.field> [--api admin|customer]
+// npm run schema:show -- <Type | Type.field> [--api admin|customer|storefront]
 //
 // Prints what Shopify's schema of the targeted version (schemas/shopify/) says about a type or a
 // field, in GraphQL SDL: for a field, its arguments and the types they and its result name (input
@@ -24,8 +24,8 @@ const { values, positionals } = parseArgs({
   options: { api: { type: "string", default: "admin" }, help: { type: "boolean", short: "h" } },
 });
 const target = positionals[0];
-if (values.help || !target || (values.api !== "admin" && values.api !== "customer")) {
-  console.log(`Usage: npm run schema:show -- <Type | Type.field> [--api admin|customer]
+if (values.help || !target || !["admin", "customer", "storefront"].includes(values.api ?? "")) {
+  console.log(`Usage: npm run schema:show -- <Type | Type.field> [--api admin|customer|storefront]
 
 Shopify's ${SHOPIFY_API_VERSION} schema, in SDL. Examples:
   npm run schema:show -- Mutation.subscriptionBillingCycleSkip

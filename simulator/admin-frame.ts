@@ -12,6 +12,7 @@
 import type { SimCore } from "./core";
 import { mintSessionToken } from "./jwt";
 import type { HttpAnswer } from "./http-answer";
+import { PICKER_ADMIN_JS, PICKER_BRIDGE_JS } from "./resource-picker";
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const html = (status: number, text: string): HttpAnswer => ({ status, body: null, text, headers: { "Content-Type": "text/html; charset=utf-8" } });
@@ -35,7 +36,7 @@ export function adminFramePage(core: SimCore, shopDomain: string, simUrl: string
   const path = appPath.startsWith("/") ? appPath : `/${appPath}`;
   const src = `${appUrl}${path}?${params}`;
   const adminBase = `/admin/${encodeURIComponent(shopDomain)}/apps/${encodeURIComponent(apiKey)}`;
-  const config = { appOrigin: new URL(appUrl).origin, simOrigin: new URL(simUrl).origin, adminBase };
+  const config = { appOrigin: new URL(appUrl).origin, simOrigin: new URL(simUrl).origin, adminBase, shop: shopDomain };
   const page = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(shop.name)} · Shopify admin (simulated)</title><link rel="icon" href="data:,">
@@ -53,7 +54,7 @@ nav#app-nav a:hover{background:#e3e3e3}nav#app-nav a[aria-current=page]{backgrou
 iframe{border:0;width:100%;height:100%;display:block;background:#fff}
 #toasts{position:fixed;bottom:24px;left:50%;transform:translateX(-50%);display:flex;flex-direction:column;gap:8px;z-index:10}
 #toasts div{background:#1a1a1a;color:#fff;padding:10px 16px;border-radius:8px;font-size:14px}
-@media (max-width:768px){#menu-toggle{display:block}.shell{grid-template-columns:1fr;grid-template-rows:auto 1fr}
+@media (max-width:768px){#menu-toggle{display:block}.shell{grid-template-columns:1fr;grid-template-rows:auto 1fr}.shell>main{grid-row:2;min-height:0}
 nav#app-nav{display:none;border-right:0;border-bottom:1px solid #d4d4d4}nav#app-nav.open{display:block}}
 </style></head>
 <body><header><span class="title">Shopify admin (simulated) · ${escapeHtml(shopDomain)} · Apps › Subscriptions Service</span>
@@ -100,6 +101,7 @@ nav#app-nav{display:none;border-right:0;border-bottom:1px solid #d4d4d4}nav#app-
     box.appendChild(div);
     setTimeout(function () { div.remove(); }, 5000);
   }
+${PICKER_ADMIN_JS}
   window.addEventListener("message", function (e) {
     if (e.origin !== CFG.appOrigin || e.source !== frame.contentWindow || !e.data) return;
     var m = e.data;
@@ -110,6 +112,7 @@ nav#app-nav{display:none;border-right:0;border-bottom:1px solid #d4d4d4}nav#app-
       render();
     }
     else if (m.type === "svc-sim:toast") toast(String(m.message));
+    else if (m.type === "svc-sim:resource-picker" && typeof m.id === "string") openPicker(m);
     else if (m.type === "svc-sim:redirect" && typeof m.url === "string") {
       var target = new URL(m.url, location.href);
       // Only this simulator's own pages (billing confirmation) or the app: never elsewhere.
@@ -191,11 +194,13 @@ export function appBridgeScript(simUrl: string): HttpAnswer {
     return nativeOpen(url, target, features);
   };
 
+${PICKER_BRIDGE_JS}
   var script = document.currentScript;
   window.shopify = {
     config: { shop: shop, apiKey: script && script.dataset.apiKey },
     idToken: idToken,
     toast: { show: function (message) { toAdmin({ type: "svc-sim:toast", message: String(message) }); } },
+    resourcePicker: resourcePicker,
   };
 })();
 `;

@@ -19,7 +19,9 @@ import {
   setCustomerViaApi,
 } from "./store/customers";
 import { setMetafields } from "./store/metafields";
+import { SELLING_PLAN_MUTATIONS } from "./selling-plan-resolvers";
 import { createBillingAttempt, gqlBillingAttempt } from "./subscription-billing";
+import { appClientIdOf, createMetafieldDefinition, gqlMetafieldDefinition, updateMetafieldDefinition } from "./store/metafield-definitions";
 import { cancelAppSubscription, confirmationUrl, createAppSubscription, gqlAppInstallation, gqlAppSubscription } from "./billing";
 import {
   connection,
@@ -259,11 +261,24 @@ export const MUTATION: Record<string, RootResolver> = {
     ["contract"],
   ),
 
+  metafieldDefinitionCreate: mutation(
+    (a, { core, shop }) => createMetafieldDefinition(core.state, shop, a.definition, appClientIdOf(core.config.apiKey), core.now()),
+    (d) => ({ createdDefinition: gqlMetafieldDefinition(d) }),
+    ["createdDefinition"],
+  ),
+  metafieldDefinitionUpdate: mutation(
+    (a, { core, shop }) => updateMetafieldDefinition(shop, a.definition, appClientIdOf(core.config.apiKey)),
+    (d) => ({ updatedDefinition: gqlMetafieldDefinition(d), validationJob: null }),
+    ["updatedDefinition", "validationJob"],
+  ),
   metafieldsSet: mutation(
     (a, { core, shop }) => setMetafields(core.state, shop, a.metafields, core.now()),
     (metafields) => ({ metafields: metafields.map((m) => ({ __typename: "Metafield", ...m })) }),
     ["metafields"],
   ),
+
+  // Selling plan groups (simulator/selling-plan-resolvers.ts).
+  ...SELLING_PLAN_MUTATIONS,
 };
 
 export const SUPPORTED_OPERATIONS = [...Object.keys(QUERY), ...Object.keys(MUTATION)];

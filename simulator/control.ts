@@ -15,6 +15,7 @@ import { createCustomer, findPaymentMethod, mintCustomerAccessToken } from "./st
 import { createSellingPlanGroup, updateSellingPlanGroup } from "./store/selling-plans";
 import { createProduct, installShop } from "./store/shops";
 import { setPaymentBehavior } from "./subscription-billing";
+import { STOREFRONT_CONTROL_ROUTES } from "./control-storefront";
 import type { HttpAnswer } from "./http-answer";
 
 const Interval = z.enum(["DAY", "WEEK", "MONTH", "YEAR"]);
@@ -28,6 +29,7 @@ const ShopBody = z.object({
   name: z.string().optional(),
   email: z.string().optional(),
   currencyCode: z.string().length(3).optional(),
+  ianaTimezone: z.string().min(1).optional(),
   plan: z.string().optional(),
   partnerDevelopment: z.boolean().optional(),
   shopifyPlus: z.boolean().optional(),
@@ -492,10 +494,19 @@ const ROUTES: [string, RegExp, Handler][] = [
 ];
 
 export async function handleControl(core: SimCore, method: string, path: string, query: URLSearchParams, body: unknown): Promise<HttpAnswer> {
+  const extra = STOREFRONT_CONTROL_ROUTES.find(([m, re]) => m === method && re.test(path));
+  if (extra) {
+    const run: Handler = (c, [d], b) => extra[2](c, requireShop(c, d), b);
+    return handleControlRoute(core, [method, extra[1], run], path, query, body);
+  }
   const matching = ROUTES.filter(([, re]) => re.test(path));
   if (matching.length === 0) return { status: 404, body: { error: `No control endpoint ${path}` } };
   const route = matching.find(([m]) => m === method);
   if (!route) return { status: 405, body: { error: `Use ${matching.map(([m]) => m).join(" or ")} for ${path}` } };
+  return handleControlRoute(core, route, path, query, body);
+}
+
+async function handleControlRoute(core: SimCore, route: [string, RegExp, Handler], path: string, query: URLSearchParams, body: unknown): Promise<HttpAnswer> {
   const params = (route[1].exec(path) ?? []).slice(1).map(decodeURIComponent);
   try {
     return { status: 200, body: await route[2](core, params, body, query) };

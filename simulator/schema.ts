@@ -8,8 +8,8 @@ import { gunzipSync } from "node:zlib";
 import { buildClientSchema, type GraphQLSchema, type IntrospectionQuery } from "graphql";
 import { SHOPIFY_API_VERSION } from "../app/platform/api-version";
 
-/** admin = Admin GraphQL API; customer = Customer Account API. */
-export type SchemaApi = "admin" | "customer";
+/** admin = Admin GraphQL API; customer = Customer Account API; storefront = Storefront API (headless storefronts). */
+export type SchemaApi = "admin" | "customer" | "storefront";
 
 export interface SchemaSource {
   apiVersion: string;
@@ -20,7 +20,7 @@ export interface SchemaSource {
 
 export const SCHEMA_DIR = fileURLToPath(new URL("../schemas/shopify/", import.meta.url));
 export const SCHEMA_SOURCE_FILE = "source.json";
-export const schemaFileName = (api: SchemaApi, version: string) => `${api}_${version}.json.gz`;
+export const schemaFileName = (api: SchemaApi, version: string) => `${api === "storefront" ? "storefront-graphql" : api}_${version}.json.gz`;
 
 const cache = new Map<SchemaApi, GraphQLSchema>();
 
@@ -42,3 +42,4 @@ export function shopifySchema(api: SchemaApi): GraphQLSchema {
 
 export const adminSchema = () => shopifySchema("admin");
 export const customerAccountSchema = () => shopifySchema("customer");
+export const storefrontSchema = () => shopifySchema("storefront");

@@ -221,13 +221,38 @@ export function gqlProduct(shop: ShopState, p: Product) {
 }
 
 export function gqlSellingPlanGroup(shop: ShopState, g: SellingPlanGroup) {
-  const plans = g.sellingPlans.map((p) => ({
-    __typename: "SellingPlan",
-    id: p.id,
-    name: p.name,
-    billingPolicy: { __typename: "SellingPlanRecurringBillingPolicy", interval: p.interval, intervalCount: p.intervalCount },
-    deliveryPolicy: { __typename: "SellingPlanRecurringDeliveryPolicy", interval: p.interval, intervalCount: p.intervalCount },
-  }));
+  const plans = g.sellingPlans.map((p) => {
+    const anchors = (p.policies?.anchors ?? []).map((a) => ({
+      __typename: "SellingPlanAnchor",
+      type: a.type,
+      day: a.day,
+      month: a.month,
+      cutoffDay: a.cutoffDay,
+    }));
+    return {
+      __typename: "SellingPlan",
+      id: p.id,
+      name: p.name,
+      options: p.policies?.options ?? [p.name],
+      billingPolicy: {
+        __typename: "SellingPlanRecurringBillingPolicy",
+        interval: p.interval,
+        intervalCount: p.intervalCount,
+        anchors,
+        minCycles: p.policies?.minCycles ?? null,
+        maxCycles: p.policies?.maxCycles ?? null,
+      },
+      deliveryPolicy: {
+        __typename: "SellingPlanRecurringDeliveryPolicy",
+        interval: p.interval,
+        intervalCount: p.intervalCount,
+        anchors,
+        cutoff: p.policies?.cutoff ?? null,
+        preAnchorBehavior: p.policies?.preAnchorBehavior ?? "ASAP",
+        intent: "FULFILLMENT_BEGIN",
+      },
+    };
+  });
   const variants = g.variantIds.flatMap((id) => (shop.variants[id] ? [gqlVariant(shop, shop.variants[id])] : []));
   return {
     __typename: "SellingPlanGroup",
@@ -249,6 +274,7 @@ export function gqlShop(s: ShopState) {
     contactEmail: s.email,
     myshopifyDomain: s.domain,
     currencyCode: s.currencyCode,
+    ianaTimezone: s.ianaTimezone ?? "UTC",
     plan: {
       displayName: s.plan.displayName,
       publicDisplayName: s.plan.displayName,

@@ -5,10 +5,12 @@ import type { AddressInfo } from "node:net";
 import { log } from "./log";
 import { handleAdminGraphql } from "./admin-graphql";
 import { adminFramePage, appBridgeScript } from "./admin-frame";
+import { handleStorefrontPages } from "./storefront";
 import { confirmationPage } from "./billing";
 import { handleControl } from "./control";
 import { SimCore } from "./core";
 import { handleCustomerAccount } from "./customer-account";
+import { handleStorefrontApi } from "./storefront-api";
 import { handleTokenExchange } from "./oauth";
 import { loadState, StateWriter } from "./persistence";
 import type { SimState } from "./state";
@@ -77,6 +79,7 @@ async function send(res: ServerResponse, answer: HttpAnswer): Promise<void> {
 
 const ADMIN_GRAPHQL = /^\/shops\/([^/]+)\/admin\/api\/([^/]+)\/graphql\.json$/;
 const TOKEN = /^\/shops\/([^/]+)\/admin\/oauth\/access_token$/;
+const STOREFRONT = /^\/shops\/([^/]+)\/api\/([^/]+)\/graphql\.json$/;
 const CUSTOMER_ACCOUNT = /^\/shopify\.com\/(\d+)\/account\/customer\/api\/([^/]+)\/graphql$/;
 const SESSION_TOKEN = /^\/_sim\/shops\/[^/]+\/session-token$/;
 const ADMIN_FRAME = /^\/admin\/([^/]+)\/?$/;
@@ -112,6 +115,8 @@ export async function route(core: SimCore, req: IncomingMessage): Promise<HttpAn
     return answer;
   }
   if (method === "GET" && url.pathname === "/app-bridge.js") return appBridgeScript(`http://${header("host")}`);
+  const store = handleStorefrontPages(core, method, url.pathname, body, header("cookie"));
+  if (store) return store;
   const charge = CHARGE_CONFIRM.exec(url.pathname);
   if (charge && (method === "GET" || method === "POST")) return confirmationPage(core, decodeURIComponent(charge[1]), charge[2], method, body);
   const frame = ADMIN_FRAME.exec(url.pathname);
@@ -126,6 +131,19 @@ export async function route(core: SimCore, req: IncomingMessage): Promise<HttpAn
   }
   m = TOKEN.exec(url.pathname);
   if (m && method === "POST") return handleTokenExchange(core, m[1], (body ?? {}) as Record<string, unknown>);
+  m = STOREFRONT.exec(url.pathname);
+  // Headless storefronts call the Storefront API from shoppers' browsers: CORS as for the Customer Account API.
+  if (m && method === "OPTIONS")
+    return {
+      status: 204,
+      body: null,
+      text: "",
+      headers: { ...CUSTOMER_ACCOUNT_CORS, "Access-Control-Allow-Headers": "X-Shopify-Storefront-Access-Token, Content-Type" },
+    };
+  if (m && method === "POST") {
+    const answer = handleStorefrontApi(core, decodeURIComponent(m[1]), m[2], header("x-shopify-storefront-access-token"), body);
+    return { ...answer, headers: { ...answer.headers, ...CUSTOMER_ACCOUNT_CORS } };
+  }
   m = CUSTOMER_ACCOUNT.exec(url.pathname);
   // The Customer Account API is called from shoppers' browsers (headless storefronts): CORS.
   if (m && method === "OPTIONS") return { status: 204, body: null, text: "", headers: CUSTOMER_ACCOUNT_CORS };

@@ -133,6 +133,29 @@ export interface SellingPlan {
   name: string;
   interval: Interval;
   intervalCount: number;
+  /** What sellingPlanGroupCreate/Update gave (absent on seeded plans: rolling, no pricing). */
+  policies?: SellingPlanPolicies;
+}
+
+export interface PricingPolicy {
+  kind: "fixed" | "recurring";
+  adjustmentType: "PERCENTAGE" | "FIXED_AMOUNT" | "PRICE";
+  /** A percentage, or a decimal amount. */
+  value: string;
+  afterCycle: number | null;
+}
+
+export interface SellingPlanPolicies {
+  options: string[];
+  description: string | null;
+  position: number | null;
+  minCycles: number | null;
+  maxCycles: number | null;
+  /** Billing and delivery anchors are equal (the rules refuse otherwise). */
+  anchors: (Anchor & { cutoffDay: number | null })[];
+  cutoff: number | null;
+  preAnchorBehavior: "ASAP" | "NEXT";
+  pricingPolicies: PricingPolicy[];
 }
 
 export interface SellingPlanGroup {
@@ -154,6 +177,19 @@ export interface Metafield {
   updatedAt: string;
 }
 
+/** A metafield definition (simulator/store/metafield-definitions.ts); namespace stored resolved (app--<id>). */
+export interface MetafieldDefinition {
+  id: string;
+  name: string;
+  namespace: string;
+  key: string;
+  type: string;
+  ownerType: string;
+  description: string | null;
+  access: { storefront: "NONE" | "PUBLIC_READ"; admin: string };
+  createdAt: string;
+}
+
 export interface Email {
   id: string;
   kind: "payment_method_update";
@@ -166,7 +202,7 @@ export interface Email {
 export interface OperationRecord {
   seq: number;
   at: string;
-  api: "admin" | "customer_account" | "oauth" | "billing";
+  api: "admin" | "customer_account" | "oauth" | "billing" | "storefront";
   operation: string;
   variables: Record<string, unknown>;
   /** graphql_errors: the document did not validate against the schema, or its variables did not fit. */
@@ -199,6 +235,8 @@ export interface ShopState {
   name: string;
   email: string;
   currencyCode: string;
+  /** IANA zone of the shop's calendar (absent in older state files: UTC). */
+  ianaTimezone?: string;
   plan: { displayName: string; partnerDevelopment: boolean; shopifyPlus: boolean };
   createdAt: string;
   installation: { accessToken: string; scope: string; installedAt: string } | null;
@@ -214,11 +252,17 @@ export interface ShopState {
   operations: OperationRecord[];
   failures: Failure[];
   deliveries: WebhookDelivery[];
+  /** The simulated storefront's carts by token (simulator/storefront.ts); absent in older state files. */
+  carts?: Record<string, { variantId: string; quantity: number; sellingPlanId: string | null; properties: Record<string, string> }[]>;
   /** Shopify Billing: the app's recurring charges (simulator/billing.ts); absent in older state files. */
   appSubscriptions?: AppSubscription[];
   /** Subscription billing attempts by id, and "<contract id>|<idempotency key>" → id (absent in older state files). */
   billingAttempts?: Record<string, BillingAttempt>;
   billingAttemptKeys?: Record<string, string>;
+  /** Metafield definitions by "<owner type>|<resolved namespace>|<key>" (store/metafield-definitions.ts); absent in older state files. */
+  metafieldDefinitions?: Record<string, MetafieldDefinition>;
+  /** Storefront API access tokens (a headless storefront's credential) → when made; absent in older state files. */
+  storefrontAccessTokens?: Record<string, { createdAt: string }>;
 }
 
 export interface SimState {

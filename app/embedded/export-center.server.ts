@@ -2,6 +2,7 @@
 // streamed download. The download parses its query with the very schema POST /exports uses
 // (app/surfaces/admin/exports.ts), and streams the same generator the jobs render with, so a
 // file from the page and a job's file of the same rows are the same bytes.
+import { FRAME_PARAMS } from "./frame-params";
 import { prisma } from "../db.server";
 import { errorEnvelope } from "../http/envelope.server";
 import { newRequestId } from "../http/request-id.server";
@@ -48,7 +49,8 @@ function errorJson(status: number, code: "invalid_request" | "plan_upgrade_requi
 export async function exportCenterDownload(shopDomain: string, params: URLSearchParams, now = new Date()): Promise<Response> {
   const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true, appPlan: true } });
   if (!shop || shop.appPlan !== "PRO") return errorJson(403, "plan_upgrade_required", "Exports are part of the Pro plan.");
-  const { dataset, format, ...filters } = Object.fromEntries(params);
+  const own = [...params].filter(([k]) => !(FRAME_PARAMS as readonly string[]).includes(k));
+  const { dataset, format, ...filters } = Object.fromEntries(own);
   const parsed = createExportBody.safeParse({ dataset, format, ...(Object.keys(filters).length ? { filters } : {}) });
   if (!parsed.success) return errorJson(400, "invalid_request", issueMessage(parsed.error));
   const { dataset: name, format: fmt, filters: options } = parsed.data;

@@ -12,6 +12,7 @@ export interface NavItem {
 export const ADMIN_NAV: readonly NavItem[] = [
   { label: "Home", href: "/app" },
   { label: "Subscriptions", href: "/app/subscriptions" },
+  { label: "Plans", href: "/app/plans" },
   { label: "API keys", href: "/app/keys" },
   { label: "Webhooks", href: "/app/webhooks" },
   { label: "Notifications", href: "/app/notifications" },

@@ -9,7 +9,7 @@ export const ERROR_DOCS: Record<ErrorCode, { cause: string; retry: string }> = {
   },
   invalid_credential: {
     cause:
-      "The token resolves to nothing: not a key, truncated, the wrong kind for this API (a publishable key on the Admin API, a secret key on the Storefront or Customer API), or a session that does not verify. The message never says which.",
+      "The token resolves to nothing: not a key, truncated, the wrong kind for this API (a publishable key on the Admin API, a secret key on the Storefront or Customer API), or a session that does not verify. The message never says which. Storefront and Customer API: also a valid publishable key sent from an Origin not on the shop's allowlist (the message names the origin; the answer carries no Access-Control-Allow-Origin).",
     retry: "Not retryable.",
   },
   credential_revoked: {
@@ -30,8 +30,7 @@ export const ERROR_DOCS: Record<ErrorCode, { cause: string; retry: string }> = {
     retry: "Not retryable: mint a key with the scope.",
   },
   forbidden: {
-    cause:
-      "Customer API: the session is valid but the resource belongs to another customer. Storefront and Customer API: the request's Origin is not on the shop's allowlist.",
+    cause: "Customer API only: the session is valid but the resource belongs to another customer.",
     retry: "Not retryable.",
   },
   plan_upgrade_required: {

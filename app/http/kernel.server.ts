@@ -10,6 +10,7 @@ import { ApiError, type ErrorCode } from "../infra/errors";
 import { log } from "../infra/log.server";
 import type { KeyKind, Scope } from "../domain/keys/keys.server";
 import { planAllowsApi } from "../domain/shop/shops.server";
+import { refreshPlanIfStale } from "../domain/shop/plan-freshness.server";
 import { recordKeyUsage } from "../domain/keys/usage.server";
 import { authenticateRequest, authenticateSession } from "./auth.server";
 import { readBody } from "./body.server";
@@ -133,14 +134,21 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
       if (origin && !shopAllowsOrigin(origin, principal.shop)) {
         headers.delete("Access-Control-Allow-Origin");
         headers.delete("Access-Control-Expose-Headers");
-        throw new ApiError("forbidden", `Origin ${origin} is not on this shop's allowlist.`);
+        // The key is valid, but not from this page: invalid_credential, the code of a credential that
+        // does not hold here (forbidden is the Customer API's other customer's contract; decision 122).
+        throw new ApiError(
+          "invalid_credential",
+          `Origin ${origin} is not on this shop's allowlist: a publishable key is accepted only from the shop's own origins.`,
+        );
       }
       // 2. customer session
       let customerId: string | undefined;
       if (config.customerSession && !(match.kind === "found" && match.route.session === false)) {
         customerId = authenticateSession(request, principal);
       }
-      // 3. plan gate (above scope: /docs#section/Conventions)
+      // 3. plan gate (above scope: /docs#section/Conventions). A row older than 60 s starts a
+      // background re-read from Shopify; this request is answered from the row (decision 121).
+      void refreshPlanIfStale(principal.shop, { client: options.redis });
       if (!planAllowsApi(principal.shop)) {
         throw new ApiError("plan_upgrade_required", "The Developer API requires the Pro plan (development stores: a paid platform plan plus Pro).");
       }

@@ -68,6 +68,53 @@ export interface PlatformSellingPlanGroup {
   variantIds: string[];
 }
 
+/** Shopify's SellingPlanAnchorInput (WEEKDAY 1 = Monday; month only for YEARDAY). */
+export interface PlanAnchor {
+  type: "WEEKDAY" | "MONTHDAY" | "YEARDAY";
+  day: number;
+  month?: number | null;
+  cutoffDay?: number | null;
+}
+
+/** One pricing policy: fixed (from the first cycle) or recurring (from `afterCycle`). */
+export interface PlanPricingPolicy {
+  kind: "fixed" | "recurring";
+  adjustmentType: "PERCENTAGE" | "FIXED_AMOUNT" | "PRICE";
+  /** A percentage (PERCENTAGE) or a decimal amount in the shop currency. */
+  value: string;
+  afterCycle?: number;
+}
+
+/** A recurring selling plan as sent to sellingPlanGroupCreate/Update (sellingPlansTo*). */
+export interface PlanWrite {
+  /** Set to update an existing plan. */
+  id?: string;
+  name: string;
+  options: string[];
+  description?: string | null;
+  position?: number;
+  interval: "DAY" | "WEEK" | "MONTH" | "YEAR";
+  intervalCount: number;
+  minCycles?: number | null;
+  maxCycles?: number | null;
+  /** Billing and delivery anchors must be equal (Shopify refuses otherwise); the port sends both as given. */
+  billingAnchors: PlanAnchor[];
+  deliveryAnchors: PlanAnchor[];
+  cutoff?: number | null;
+  preAnchorBehavior?: "ASAP" | "NEXT";
+  pricingPolicies: PlanPricingPolicy[];
+}
+
+export interface PlanGroupWrite {
+  name?: string;
+  merchantCode?: string;
+  description?: string | null;
+  options?: string[];
+  plansToCreate?: PlanWrite[];
+  plansToUpdate?: PlanWrite[];
+  plansToDelete?: string[];
+}
+
 export interface PlatformProductPlans {
   productId: string;
   groups: Omit<PlatformSellingPlanGroup, "variantIds">[];
@@ -79,6 +126,16 @@ export interface MetafieldInput {
   key: string;
   type: string;
   value: string;
+}
+
+export interface MetafieldDefinitionSpec {
+  name: string;
+  namespace: string;
+  key: string;
+  type: string;
+  ownerType: "PRODUCT";
+  description?: string;
+  access: { storefront: "PUBLIC_READ" | "NONE" };
 }
 
 export interface PlatformVariant {
@@ -98,6 +155,8 @@ export interface PlatformShop {
   currencyCode: string;
   planDisplayName: string;
   partnerDevelopment: boolean;
+  /** The shop's IANA time zone: the calendar plan anchors count in. */
+  ianaTimezone: string;
 }
 
 export interface PlatformAddress {
@@ -241,7 +300,24 @@ export interface ShopifyPort {
   productSellingPlanGroups(productGid: string): Promise<PlatformProductPlans | null>;
   /** Whether the variant is sold on the group (false for an unknown group or variant). */
   sellingPlanGroupAppliesToVariant(groupGid: string, variantGid: string): Promise<boolean>;
+  /** sellingPlanGroupCreate with the products and variants it is sold on. */
+  createSellingPlanGroup(group: PlanGroupWrite, resources: { productIds: string[]; variantIds: string[] }): Promise<PlatformSellingPlanGroup>;
+  /** sellingPlanGroupUpdate (sellingPlansToCreate/Update/Delete). */
+  updateSellingPlanGroup(groupGid: string, group: PlanGroupWrite): Promise<PlatformSellingPlanGroup & { deletedSellingPlanIds: string[] }>;
+  /** sellingPlanGroupDelete: the deleted group's id. */
+  deleteSellingPlanGroup(groupGid: string): Promise<string>;
+  /** sellingPlanGroupAdd/RemoveProducts and Add/RemoveProductVariants; answers the ids added or removed. */
+  changeSellingPlanGroupResources(
+    groupGid: string,
+    change: "addProducts" | "removeProducts" | "addVariants" | "removeVariants",
+    ids: string[],
+  ): Promise<string[]>;
   setMetafields(metafields: MetafieldInput[]): Promise<void>;
+  /**
+   * Creates the metafield definition, or sets the access of the existing one (same owner type,
+   * namespace and key). Returns the namespace as Shopify resolved it (`$app` → `app--<id>`).
+   */
+  ensureMetafieldDefinition(definition: MetafieldDefinitionSpec): Promise<{ namespace: string; created: boolean }>;
   /** Unknown ids are left out of the answer. */
   getVariants(variantGids: string[]): Promise<PlatformVariant[]>;
   /** Batched by 250 ids; unknown ids are left out of the answer. */

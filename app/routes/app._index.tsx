@@ -32,7 +32,7 @@ export default function Index() {
                 <Badge tone={home.plan === "PRO" ? "success" : undefined}>{home.plan === "PRO" ? "Pro plan" : "Free plan"}</Badge>
               </InlineStack>
               <Text as="p">
-                {home.total} subscriptions mirrored · Developer API {home.apiEnabled ? "on" : "off"}
+                {home.total} subscriptions · Developer API {home.apiEnabled ? "on" : "off"}
               </Text>
             </BlockStack>
           </Card>

@@ -80,7 +80,7 @@ export default function Analytics() {
   };
   const recent = d.cohorts.cohorts.slice(0, COHORT_LINES);
   return (
-    <Page title="Analytics" subtitle="Figures from the app's mirror of Shopify, the same as the API's /analytics endpoints.">
+    <Page title="Analytics" subtitle="Your subscriptions as Shopify holds them: the same figures your developers read from the API.">
       <Layout>
         <Layout.Section>
           <InlineGrid columns={{ xs: 1, sm: 2 }} gap="400">

@@ -262,7 +262,7 @@ export default function ExportCenter() {
               </BlockStack>
             ) : (
               <Text as="p" tone="subdued">
-                No export jobs yet. Jobs created through the Admin API (POST /api/admin/v1/exports) show up here.
+                No export jobs yet. Exports your developers start through the API show up here.
               </Text>
             )}
           </SectionCard>

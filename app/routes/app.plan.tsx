@@ -148,7 +148,7 @@ export default function Plan() {
           fetcher.submit({ intent: "downgrade" }, { method: "post" });
         }}
       >
-        Every API key of this shop will be refused with plan_upgrade_required, and webhooks stop.
+        Every API key of this shop stops working until you upgrade again, and webhooks stop.
       </ConfirmModal>
     </Page>
   );

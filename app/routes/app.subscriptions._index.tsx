@@ -28,6 +28,7 @@ import { StatusBadge } from "../embedded/status-badge";
 import { decodeCursor, encodeCursor } from "../http/cursor.server";
 import { listSubscriptions } from "../domain/subscriptions/reads.server";
 import { subscriptionRows, type SubscriptionJson } from "../surfaces/admin/wire";
+import { FRAME_PARAMS } from "../embedded/frame-params";
 import { parseSubscriptionFilterQuery, SUBSCRIPTION_FILTER_NAMES, type SubscriptionFilterName } from "../surfaces/subscription-filters";
 import { ApiError } from "../infra/errors";
 
@@ -38,7 +39,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const params = new URL(request.url).searchParams;
   const query = Object.fromEntries(SUBSCRIPTION_FILTER_NAMES.map((n) => [n, params.get(n) ?? ""])) as Record<SubscriptionFilterName, string>;
   const none: SubscriptionJson[] = [];
-  const parsed = parseSubscriptionFilterQuery(params, ["cursor"]);
+  const parsed = parseSubscriptionFilterQuery(params, ["cursor", ...FRAME_PARAMS]);
   if (!parsed.ok) return json({ query, error: parsed.message, rows: none, nextCursor: null, paged: false });
   let after = null;
   const cursor = params.get("cursor");

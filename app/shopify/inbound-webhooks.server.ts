@@ -21,6 +21,8 @@ export const SHOPIFY_TOPICS = [
   "subscription_contracts/update",
   "customer_payment_methods/update",
   "selling_plan_groups/update",
+  "selling_plan_groups/create",
+  "selling_plan_groups/delete",
   "app/uninstalled",
   "shop/redact",
   "customers/redact",
@@ -54,7 +56,10 @@ function jobFor(topic: ShopifyTopic, shop: string, webhookId: string, payload: P
           revision: String(payload.revision_id ?? "0"),
         },
       };
+    // One job for the three: it re-reads the group, so a delete (no group any more) archives it.
     case "selling_plan_groups/update":
+    case "selling_plan_groups/create":
+    case "selling_plan_groups/delete":
       return {
         queue: QUEUES.mirror,
         name: "sync-selling-plan-group",
@@ -115,6 +120,8 @@ const PAYLOAD_CHECKS: Partial<Record<ShopifyTopic, z.ZodType>> = {
   "subscription_contracts/create": contractPayload,
   "subscription_contracts/update": contractPayload,
   "selling_plan_groups/update": z.object({ admin_graphql_api_id: gid("SellingPlanGroup") }),
+  "selling_plan_groups/create": z.object({ admin_graphql_api_id: gid("SellingPlanGroup") }),
+  "selling_plan_groups/delete": z.object({ admin_graphql_api_id: gid("SellingPlanGroup") }),
 };
 
 /** Why a signed payload cannot be taken, or null when it can. */

@@ -14,7 +14,10 @@ import { SUBSCRIPTION_FILTER_STATUSES, type SubscriptionFilterOptions } from "..
 import { PLAN_STATUSES, type PlanFilters } from "../domain/catalog/selling-plans.server";
 import { GIFT_STATUSES, type GiftFilters } from "../domain/gifts/gifts.server";
 import { NOTIFICATION_STATUSES, type NotificationFilters } from "../domain/notifications/notifications.server";
+import { NOTIFICATION_EVENT_NAMES } from "./notification-events";
 import { RANGES, WINDOWS, type Range, type Window } from "../domain/insights/analytics.server";
+import { PREVIEW_DEFAULT_COUNT, PREVIEW_MAX_COUNT } from "../domain/catalog/plan-schedule.server";
+import { parseCivil } from "../domain/shared/schedule";
 
 type Values = Record<string, string | undefined>;
 
@@ -70,7 +73,6 @@ const timestamp = (name: string) =>
     });
 
 const PERIOD = /^(\d{4})-(0[1-9]|1[0-2])$/;
-const EVENT_NAME = /^[a-z][a-z0-9_.]{0,63}$/;
 
 /** GET /subscriptions: status, plan_id (a selling plan group), customer_id, updated_after. */
 export const subscriptionListQuery = z
@@ -96,14 +98,7 @@ export const giftListQuery = z.object({ status: oneOf("status", GIFT_STATUSES) }
 /** GET /notifications: event, status, customer_id. */
 export const notificationListQuery = z
   .object({
-    event: z
-      .string()
-      .optional()
-      .transform((raw, ctx) => {
-        const v = given(raw);
-        if (v === undefined || EVENT_NAME.test(v)) return v;
-        return refuse(ctx, `event "${v}" is not a notification event name (e.g. renewal_reminder)`);
-      }),
+    event: oneOf("event", NOTIFICATION_EVENT_NAMES),
     status: oneOf("status", NOTIFICATION_STATUSES),
     customer_id: gid("customer_id", "Customer"),
   })
@@ -126,3 +121,25 @@ export const rangeQuery = z.object({ range: oneOf("range", RANGES, "30d") }).tra
 
 /** GET /analytics/cohorts: window, 12 by default. */
 export const windowQuery = z.object({ window: oneOf("window", WINDOWS, "12") }).transform((q): Window => q.window);
+
+/** GET /plans/{id}/schedule (and the Storefront API's): start (YYYY-MM-DD, default the shop's today), count (1..24, default 6). */
+export const schedulePreviewQuery = z.object({
+  start: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const v = given(raw);
+      if (v === undefined) return undefined;
+      return parseCivil(v) ?? refuse(ctx, `start "${v}" is not a calendar day in the form YYYY-MM-DD`);
+    }),
+  count: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const v = given(raw);
+      if (v === undefined) return PREVIEW_DEFAULT_COUNT;
+      const n = /^[0-9]{1,3}$/.test(v) ? Number(v) : NaN;
+      if (n >= 1 && n <= PREVIEW_MAX_COUNT) return n;
+      return refuse(ctx, `count "${v}" must be a whole number from 1 to ${PREVIEW_MAX_COUNT}`);
+    }),
+});

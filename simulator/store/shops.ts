@@ -6,6 +6,8 @@ export interface ShopInput {
   name?: string;
   email?: string;
   currencyCode?: string;
+  /** Shopify's shop { ianaTimezone } (default UTC). */
+  ianaTimezone?: string;
   plan?: string;
   partnerDevelopment?: boolean;
   shopifyPlus?: boolean;
@@ -27,6 +29,7 @@ export function installShop(state: SimState, input: ShopInput, now: Date): ShopS
       name: input.name ?? input.shop.replace(/\.myshopify\.com$/, ""),
       email: input.email ?? `owner@${input.shop}`,
       currencyCode: input.currencyCode ?? "USD",
+      ianaTimezone: input.ianaTimezone ?? "UTC",
       plan: {
         displayName: input.plan ?? (partnerDevelopment ? "Developer Preview" : "Basic"),
         partnerDevelopment,

@@ -16,6 +16,10 @@ for (const viewport of [
     const shop = await newShop(request, "e2e-nav");
     const app = await openApp(page, shop);
 
+    // Admin frames the app at the viewport's full height below its 44 px bar, at every width.
+    const frame = await page.locator("iframe#app-iframe").boundingBox();
+    expect(frame?.height).toBeGreaterThanOrEqual(viewport.height - 44 - 1);
+
     const toggle = page.getByRole("button", { name: "Menu" });
     if (viewport.width < 768) await toggle.click();
     const nav = adminNav(page);

@@ -38,6 +38,14 @@ test("filter, page, and pause a subscription from its detail page", async ({ pag
   await app.getByRole("button", { name: "Apply filters" }).click();
   await expect(items).toHaveCount(1);
   await expect(items.first()).toContainText("Paused");
+
+  // The same view by its address, as a bookmark or a reload opens it: Shopify's admin adds its
+  // frame parameters (embedded, shop, host, id_token, locale), and the page reads only its own.
+  const bookmarked = await openApp(page, shop, "/app/subscriptions?status=PAUSED");
+  await expect(bookmarked.getByText(/Unknown filter/)).toHaveCount(0);
+  const bookmarkedItems = bookmarked.getByRole("listitem").filter({ has: bookmarked.getByRole("heading", { name: /^Subscription \d+$/ }) });
+  await expect(bookmarkedItems).toHaveCount(1);
+  await expect(bookmarkedItems.first()).toContainText("Paused");
   await app.getByLabel("Amount from").fill("abc");
   await app.getByRole("button", { name: "Apply filters" }).click();
   await expect(app.getByText('amount_min "abc" is not a non-negative decimal amount')).toBeVisible();

@@ -12,7 +12,7 @@ test("the app opens inside Shopify admin, installs through token exchange and sh
   const app = page.frameLocator("iframe#app-iframe");
   await expect(app.getByRole("heading", { name: shop })).toBeVisible();
   await expect(app.getByText("Free plan", { exact: true })).toBeVisible();
-  await expect(app.getByText("0 subscriptions mirrored · Developer API off")).toBeVisible();
+  await expect(app.getByText("0 subscriptions · Developer API off")).toBeVisible();
 
   const ops = await (await request.get(`${SIM}/_sim/shops/${shop}/operations`)).json();
   expect(ops.some((o: { api: string; outcome: string }) => o.api === "oauth" && o.outcome === "ok")).toBe(true);

@@ -7,6 +7,7 @@ import { idempotencyHook } from "../../app/http/idempotency.server";
 import { ADMIN_SURFACE } from "../../app/surfaces/config";
 import { adminReadRoutes } from "../../app/surfaces/admin/reads";
 import { adminWriteRoutes } from "../../app/surfaces/admin/writes";
+import { adminSchedulePreviewRoutes } from "../../app/surfaces/schedule-preview";
 import { uniq } from "./fixtures";
 import type { HttpMethod } from "../../app/http/route";
 import type { AnswerFor, ApiErrorBody, RoutePath } from "./typed-answers";
@@ -15,12 +16,12 @@ export const ALL_READ_SCOPES = PUBLISHED_SCOPES.filter((s) => s.startsWith("read
 
 // The rate-limit clock jumps ten minutes per request, so the bucket is always full in tests.
 let clock = Date.now();
-export const adminSurface = createSurface(ADMIN_SURFACE, [...adminReadRoutes, ...adminWriteRoutes], {
+export const adminSurface = createSurface(ADMIN_SURFACE, [...adminReadRoutes, ...adminSchedulePreviewRoutes, ...adminWriteRoutes], {
   idempotency: idempotencyHook,
   now: () => (clock += 600_000),
 });
 
-type AdminTestRoute = (typeof adminReadRoutes)[number] | (typeof adminWriteRoutes)[number];
+type AdminTestRoute = (typeof adminReadRoutes)[number] | (typeof adminSchedulePreviewRoutes)[number] | (typeof adminWriteRoutes)[number];
 
 /** One request to the Admin surface; the answer is typed from the route's response schema (typed-answers.ts). */
 export async function api<M extends HttpMethod, P extends `/${string}`>(

@@ -33,6 +33,11 @@ export interface ShopOpts {
   platformPlanPaid?: boolean;
   storefrontOrigins?: string[];
   installedAt?: Date;
+  /**
+   * When the plan facts were last read from Shopify; default now, so the gate's 60 s re-read
+   * (decision 121) leaves the row as the test wrote it. null: stale at once.
+   */
+  planCheckedAt?: Date | null;
   /** An offline session row (what the GraphQL adapter reads); default true. */
   offlineSession?: boolean;
   /** The offline session's access token; default shpat_test (the simulator's test token). */
@@ -51,6 +56,7 @@ export async function createShop(opts: ShopOpts = {}) {
       ...(opts.platformPlanPaid === undefined ? {} : { platformPlanPaid: opts.platformPlanPaid }),
       ...(opts.storefrontOrigins === undefined ? {} : { storefrontOrigins: opts.storefrontOrigins }),
       ...(opts.installedAt === undefined ? {} : { installedAt: opts.installedAt }),
+      planCheckedAt: opts.planCheckedAt === undefined ? new Date() : opts.planCheckedAt,
     },
   });
   if (opts.offlineSession !== false) {

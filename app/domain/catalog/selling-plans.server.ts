@@ -3,7 +3,7 @@
 import type { SellingPlanGroup } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../shared/paging.server";
-import type { Schedule, Interval } from "../shared/schedule.server";
+import type { AnchoredSchedule, Schedule, Interval } from "../shared/schedule";
 
 export const PLAN_STATUSES = ["active", "archived"] as const;
 
@@ -80,6 +80,28 @@ export async function listPlans(ctx: { shopId: string; filters: PlanFilters; pag
   return toPage(rows, ctx.page.limit, planJson);
 }
 
+/** The engine's form of a mirrored group's anchored schedule; null for a rolling group. */
+export function anchoredScheduleOf(
+  g: Pick<SellingPlanGroup, "scheduleMode" | "anchorDay" | "anchorMonths" | "cutoffDays" | "preAnchorBehavior" | "shipDay" | "intervalCount">,
+): AnchoredSchedule | null {
+  if (g.scheduleMode !== "ANCHORED" || !g.anchorDay) return null;
+  return {
+    mode: "anchored",
+    anchorDay: g.anchorDay,
+    anchorMonths: g.anchorMonths ?? [],
+    intervalCount: g.anchorMonths?.length ? 1 : Math.max(1, g.intervalCount),
+    cutoffDays: g.cutoffDays ?? 0,
+    preAnchorBehavior: g.preAnchorBehavior ?? "NEXT",
+    shipDay: g.shipDay,
+  };
+}
+
+/** The shop's IANA time zone (Shopify's shop { ianaTimezone }), the calendar schedules count in. */
+export async function shopTimeZone(shopId: string): Promise<string> {
+  const shop = await prisma.shop.findUnique({ where: { id: shopId }, select: { ianaTimezone: true } });
+  return shop?.ianaTimezone ?? "UTC";
+}
+
 /**
  * The schedule a contract bills on, for skip/reschedule. The plan's schedule when the contract's
  * group is mirrored and anchored; otherwise the contract's own billing policy (rolling).
@@ -91,9 +113,8 @@ export async function scheduleForContract(
   const group = c.sellingPlanGroupGid
     ? await prisma.sellingPlanGroup.findUnique({ where: { shopId_groupGid: { shopId, groupGid: c.sellingPlanGroupGid } } })
     : null;
-  if (group && group.scheduleMode === "ANCHORED" && group.anchorDay) {
-    return { mode: "anchored", anchorDay: group.anchorDay, anchorMonths: group.anchorMonths ?? [] };
-  }
+  const anchored = group ? anchoredScheduleOf(group) : null;
+  if (anchored) return anchored;
   const interval = (c.billingInterval ?? group?.interval ?? "").toUpperCase();
   const count = c.billingIntervalCount ?? group?.intervalCount ?? null;
   if (!["DAY", "WEEK", "MONTH", "YEAR"].includes(interval) || !count || count < 1) return null;

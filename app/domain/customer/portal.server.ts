@@ -11,7 +11,8 @@ import type { PlatformContract, PlatformLine, PlatformPaymentMethod, ShopifyPort
 import { reconcileContract } from "../subscriptions/mirror.server";
 import { formatMinor, iso } from "../shared/money.server";
 import { platformApiError, platformErrors } from "../shared/platform-call.server";
-import { addMonths } from "../shared/schedule.server";
+import { addMonths, civilIso, parseCivil, rescheduleDate } from "../shared/schedule";
+import { scheduleForContract } from "../catalog/selling-plans.server";
 import { portalConfigFor } from "../shop/shops.server";
 
 /** Who is asking: the verified session's customer on the publishable key's shop. */
@@ -243,9 +244,21 @@ export function noonUtc(date: string): Date {
   return new Date(Date.UTC(y, m - 1, d, 12));
 }
 
+/** The day a reschedule sets: the first anchor on or after `date` on an anchored plan (the schedule engine). */
+async function anchoredDay(ctx: PortalContext & { contractGid: string }, date: string): Promise<string> {
+  const day = parseCivil(date);
+  if (!day) throw new ApiError("invalid_request", "date must be a calendar day (YYYY-MM-DD).");
+  const mirrored = await prisma.contract.findFirst({
+    where: { shopId: ctx.shopId, contractGid: ctx.contractGid },
+    select: { sellingPlanGroupGid: true, billingInterval: true, billingIntervalCount: true },
+  });
+  const schedule = mirrored ? await scheduleForContract(ctx.shopId, mirrored) : null;
+  return schedule ? civilIso(rescheduleDate(day, schedule)) : date;
+}
+
 export async function rescheduleCustomerSubscription(ctx: PortalContext & { contractGid: string; date: string }): Promise<{ nextBillingAt: string }> {
   const now = ctx.now ?? new Date();
-  const target = noonUtc(ctx.date);
+  const target = noonUtc(await anchoredDay(ctx, ctx.date));
   const { reschedule_max_months: months } = await portalConfigFor(ctx.shopId);
   if (target.getTime() <= now.getTime()) throw new ApiError("invalid_request", "date must be a day in the future.");
   const latest = addMonths(now, months);

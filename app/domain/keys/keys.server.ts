@@ -163,6 +163,8 @@ export interface AuthenticatedShop {
   appPlan: "FREE" | "PRO";
   partnerDevelopment: boolean;
   platformPlanPaid: boolean;
+  /** When the plan facts above were last read from Shopify (the gate's freshness, decision 121). */
+  planCheckedAt: Date | null;
   /** Shop.storefrontOrigins + PortalConfig.allowedOrigins (CORS allowlist inputs). */
   storefrontOrigins: string[];
   configuredOrigins: string[];
@@ -187,6 +189,7 @@ interface AuthRow {
   app_plan: "FREE" | "PRO";
   partner_development: boolean;
   platform_plan_paid: boolean;
+  plan_checked_at: Date | null;
   storefront_origins: string[];
   allowed_origins: string[] | null;
   has_offline_session: boolean;
@@ -195,7 +198,7 @@ interface AuthRow {
 const AUTH_SQL = `
     SELECT k.id, k.shop_id, k.kind::text AS kind, k.scopes, k.salt, k.secret_hash, k.expires_at, k.revoked_at, k.last_used_at,
            s.domain, s.install_state::text AS install_state, s.app_plan::text AS app_plan,
-           s.partner_development, s.platform_plan_paid, s.storefront_origins, pc.allowed_origins,
+           s.partner_development, s.platform_plan_paid, s.plan_checked_at, s.storefront_origins, pc.allowed_origins,
            EXISTS (SELECT 1 FROM "Session" se WHERE se.id = 'offline_' || s.domain) AS has_offline_session
       FROM api_keys k
       JOIN shops s ON s.id = k.shop_id
@@ -247,6 +250,7 @@ export async function authenticateKey(token: string, opts: { kind?: KeyKind; now
       appPlan: row.app_plan,
       partnerDevelopment: row.partner_development,
       platformPlanPaid: row.platform_plan_paid,
+      planCheckedAt: row.plan_checked_at,
       storefrontOrigins: row.storefront_origins,
       configuredOrigins: row.allowed_origins ?? [],
     },

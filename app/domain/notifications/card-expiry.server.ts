@@ -2,7 +2,7 @@
 // card a customer's active subscriptions are charged to, once each. Run daily ("card-expiry" job
 // scheduler) for every installed shop: one platform read per customer with an active contract
 // (their first contract's payment method), one outbox row per notice under the key
-// card_expiring:<customer>:<payment method>:<MM/YYYY>:<30|7>, so a rerun sends nothing new.
+// payment_method_expiring:<customer>:<payment method>:<MM/YYYY>:<30|7>, so a rerun sends nothing new.
 import { prisma } from "../../db.server";
 import { log } from "../../infra/log.server";
 import { platformFor } from "../../platform/index.server";
@@ -40,7 +40,7 @@ export async function queueCardExpiryNotices(shopDomain: string, now = new Date(
       const expiry = `${String(pm.expiryMonth).padStart(2, "0")}/${pm.expiryYear}`;
       const q = await queueMail(prisma, {
         shopId: shop.id,
-        kind: "card_expiring",
+        kind: "payment_method_expiring",
         customerGid: c.customerGid,
         contractGid: null,
         cycle: `${pm.id}:${expiry}:${due}`,

@@ -42,7 +42,7 @@ export const MESSAGE_KINDS = [
     variables: CONTRACT_VARS,
   },
   {
-    kind: "card_expiring",
+    kind: "payment_method_expiring",
     label: "Card expiring",
     category: "account",
     subject: "Your {{ card_brand }} ending in {{ card_last4 }} expires soon",

@@ -10,6 +10,7 @@ import { seal } from "../../infra/secret-box.server";
 import { MAX_ACTIVE_ENDPOINTS, unknownEventsMessage, type EventType } from "./catalogue";
 import { secretContext } from "./deliver.server";
 import { checkEndpointUrl, UrlRuleError } from "./url-rules.server";
+import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../shared/paging.server";
 
 type Tx = Prisma.TransactionClient;
 
@@ -80,6 +81,12 @@ export async function createEndpoint(input: { shopId: string; url: string; event
 export async function listEndpoints(shopId: string): Promise<EndpointView[]> {
   const rows = await prisma.webhookEndpoint.findMany({ where: { shopId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
   return rows.map(view);
+}
+
+/** One keyset page of the shop's endpoints, (created_at desc, id desc) like every list (GET /webhooks/endpoints). */
+export async function listEndpointsPage(shopId: string, page: PageRequest): Promise<PageResult<EndpointView>> {
+  const rows = await prisma.webhookEndpoint.findMany({ where: { shopId, ...afterWhere(page.after) }, orderBy: KEYSET_ORDER, take: page.limit + 1 });
+  return toPage(rows, page.limit, view);
 }
 
 async function ownEndpoint(shopId: string, id: string): Promise<WebhookEndpoint> {

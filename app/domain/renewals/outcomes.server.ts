@@ -11,6 +11,7 @@
 //                policy's final action (pause or cancel) is asked of Shopify. The contract
 //                webhook that follows announces subscription.paused/.cancelled (decision 005).
 // Event source keys are billing-attempt:<gid>:<outcome>, so a replay publishes nothing new.
+import { recordRenewalDrift } from "../subscriptions/schedule-drift.server";
 import type { Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { log } from "../../infra/log.server";
@@ -96,7 +97,11 @@ export async function handleBillingOutcome(o: BillingOutcome): Promise<OutcomeRe
 
     if (success) {
       await tx.billingCycle.update({ where: { id: attempt.cycleId }, data: { status: "PAID", nextRetryAt: null } });
-      if (platformContract) await upsertContract(tx, shop.id, platformContract);
+      if (platformContract) {
+        await upsertContract(tx, shop.id, platformContract);
+        // The date Shopify moved it to, against the schedule engine's (docs/decisions/112-schedule-drift.md).
+        await recordRenewalDrift(tx, shop.id, platformContract, attempt.cycle.cycleAt);
+      }
       const recovered = attempt.number > 1;
       const published = recovered
         ? await publishEvent(tx, {

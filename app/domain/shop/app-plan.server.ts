@@ -42,6 +42,7 @@ export async function syncPlanFromBilling(shopDomain: string): Promise<PlanSync>
                      app_plan = COALESCE(plan_override, ${billingPlan}::"AppPlan"),
                      partner_development = ${shop.partnerDevelopment},
                      platform_plan_paid = ${!shop.partnerDevelopment},
+                     iana_timezone = ${shop.ianaTimezone},
                      plan_checked_at = now(), updated_at = now()
      WHERE domain = ${shopDomain}`;
   return { billingPlan, partnerDevelopment: shop.partnerDevelopment, charge };

@@ -2,6 +2,7 @@
 // that returns the risks it finds (none when all is well). A check whose source is not built
 // yet (e.g. failed exports before the export workers exist) simply finds nothing until rows
 // appear. Adding a risk = adding one function to CHECKS. docs/decisions/062-risk-center.md.
+import { Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { planAllowsApi } from "./shops.server";
 
@@ -189,6 +190,27 @@ const bouncedPaymentMail: Check = async ({ shopId, now }) => {
   }));
 };
 
+/** Contracts whose first billing date at Shopify differs from the plan's schedule (the drift check). */
+const scheduleDrift: Check = async ({ shopId }) => {
+  const rows = await prisma.contract.findMany({
+    where: { shopId, status: { in: ["ACTIVE", "PAUSED"] }, NOT: { scheduleDrift: { equals: Prisma.DbNull } } },
+    select: { contractGid: true, scheduleDrift: true },
+    take: 50,
+  });
+  return rows.map((c) => {
+    const d = c.scheduleDrift as { plan: string; shopify: string; expected: string; at?: string };
+    return {
+      id: `schedule_drift:${c.contractGid}`,
+      severity: "high" as const,
+      area: "Plans",
+      title: `Plan "${d.plan}": Shopify bills ${c.contractGid} ${d.at === "renewal" ? "next" : "first"} on ${d.shopify}, the plan's schedule says ${d.expected}`,
+      action:
+        "Shopify's date is the one charged. Check the plan's anchor, cutoff and first-order setting, then reschedule the subscription if the date is wrong.",
+      link: { label: "Open subscriptions", url: "/app/subscriptions" },
+    };
+  });
+};
+
 export const CHECKS: readonly Check[] = [
   bouncedPaymentMail,
   disabledEndpoints,
@@ -199,6 +221,7 @@ export const CHECKS: readonly Check[] = [
   missingMonthlyAmount,
   failedExports,
   unusedKeys,
+  scheduleDrift,
 ];
 
 /** Every open risk of the shop, most severe first (checks' order breaks ties). */

@@ -6,6 +6,7 @@
 import { prisma } from "../../db.server";
 import type { SellingPlanGroupWebhook } from "../../infra/job-payloads";
 import { log } from "../../infra/log.server";
+import { ensureStorefrontDefinitions } from "./definitions.server";
 import { STOREFRONT_METAFIELDS, type BundlePlanValue, type MixMatchValue, type StorefrontMetafieldKey } from "./metafields";
 import { livePlatform, resolveGroupsLive, sellingPlanFields, type LiveGroup } from "../catalog/selling-plans-live.server";
 
@@ -109,6 +110,8 @@ async function desiredMetafields(shopId: string, shopDomain: string): Promise<Ma
 export async function syncStorefrontMetafields(shopDomain: string, opts: { force?: boolean } = {}): Promise<StorefrontSyncReport> {
   const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true, installState: true } });
   if (!shop || shop.installState !== "INSTALLED") return { products: 0, written: 0, cleared: 0 };
+  // The definitions first: without storefront access the values are invisible to a headless storefront (decision 123).
+  await ensureStorefrontDefinitions(shopDomain);
   // One sync per shop at a time: a slower sync that resolved before a plan change must not
   // overwrite the newer one's values. The lock lives as long as this transaction.
   return prisma.$transaction(
@@ -145,9 +148,10 @@ export async function syncStorefrontMetafields(shopDomain: string, opts: { force
 }
 
 /**
- * The mirror's inbound selling_plan_groups/update: re-read the group at the platform, mirror its
- * child plans, and bring the storefront metafields of the shop up to date. A group this app
- * does not mirror (another app's) changes nothing.
+ * The mirror's inbound selling_plan_groups/create, /update and /delete: re-read the group at the
+ * platform, mirror its child plans, and bring the storefront metafields of the shop up to date. A
+ * group the platform no longer has is archived with no child plans (GET /plans shows it archived,
+ * the storefront offers it no more). A group this app does not mirror (another app's) changes nothing.
  */
 export async function syncSellingPlanGroup(job: SellingPlanGroupWebhook): Promise<{ mirrored: boolean; metafields: StorefrontSyncReport | null }> {
   const shop = await prisma.shop.findUnique({ where: { domain: job.shopDomain }, select: { id: true, installState: true } });
@@ -157,6 +161,7 @@ export async function syncSellingPlanGroup(job: SellingPlanGroupWebhook): Promis
   const live = await livePlatform(job.shopDomain, (port) => port.resolveSellingPlans(job.groupGid));
   const plans = live?.sellingPlans ?? [];
   await prisma.$transaction([
+    ...(live ? [] : [prisma.sellingPlanGroup.update({ where: { id: local.id }, data: { status: "ARCHIVED" } })]),
     prisma.sellingPlan.deleteMany({ where: { groupId: local.id, sellingPlanGid: { notIn: plans.map((p) => p.id) } } }),
     ...plans.map((p, position) =>
       prisma.sellingPlan.upsert({

@@ -6,6 +6,7 @@
 //   - a whole-shop reconcile that pages the platform (reconcileShop).
 // Only contracts this app created are readable through the platform (read_own scope), so a
 // contract the platform will not return is never mirrored.
+import { recordScheduleDrift } from "./schedule-drift.server";
 import type { ContractStatus, Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
 import type { ContractWebhook } from "../../infra/job-payloads";
@@ -221,6 +222,8 @@ export async function syncContractFromWebhook(hook: ContractWebhook): Promise<"m
       const base = { shopId: shop.id, sourceKey: `shopify-webhook:${notice.webhookId}`, occurredAt: new Date(at) };
       const contractId = hook.contractGid;
       if (type === "subscription.created") {
+        // A new contract: does Shopify's first billing date agree with the schedule engine's?
+        await recordScheduleDrift(tx, shop.id, contract);
         published.push(await publishEvent(tx, { ...base, type, data: { contract_id: contractId, customer_id: row.customerGid, status: notice.status } }));
       } else if (type) {
         const data = { contract_id: contractId, customer_id: row.customerGid, previous_status: status, new_status: notice.status };

@@ -16,8 +16,8 @@ import { platformApiError } from "../shared/platform-call.server";
 import type { PlatformLine, ShopifyPort } from "../../platform/port";
 import { reconcileContract } from "./mirror.server";
 import { iso, parseDecimalToMinor } from "../shared/money.server";
-import { scheduleForContract } from "../catalog/selling-plans.server";
-import { addMonths, rescheduleTarget, skipTarget, FIVE_YEARS_MONTHS } from "../shared/schedule.server";
+import { scheduleForContract, shopTimeZone } from "../catalog/selling-plans.server";
+import { addMonths, rescheduleTarget, skipTarget, FIVE_YEARS_MONTHS } from "../shared/schedule";
 import { queueAndDispatch } from "../notifications/outbox.server";
 import { contractVars } from "../notifications/vars.server";
 import { contractNotFound, findOwnedContract, type LineView, type OwnedContract } from "./reads.server";
@@ -162,7 +162,7 @@ export async function skipSubscription(ctx: WriteContext): Promise<WriteReceipt>
   const before = await owned(ctx);
   if (before.status !== "ACTIVE") throw conflict(`Only an active subscription can skip a charge (this one is ${before.status}).`);
   if (!before.nextBillingAt) throw conflict("The subscription has no upcoming charge to skip.");
-  const target = skipTarget(before.nextBillingAt, await scheduleOf(ctx, before));
+  const target = skipTarget(before.nextBillingAt, await scheduleOf(ctx, before), await shopTimeZone(ctx.shopId));
   const p = await port(ctx);
   const intent = intentOf(ctx, "skip", before, { nextBillingAt: target.toISOString() });
   await mutate(ctx, intent, () => p.setNextBillingDate(ctx.contractGid, target.toISOString()));
@@ -206,7 +206,7 @@ export async function rescheduleSubscription(ctx: WriteContext & { nextBillingAt
   checkRescheduleDate(requested, ctx.now);
   const before = await owned(ctx);
   if (before.status !== "ACTIVE") throw conflict(`Only an active subscription can be rescheduled (this one is ${before.status}).`);
-  const target = rescheduleTarget(requested, await scheduleOf(ctx, before));
+  const target = rescheduleTarget(requested, await scheduleOf(ctx, before), await shopTimeZone(ctx.shopId));
   const p = await port(ctx);
   const intent = intentOf(ctx, "reschedule", before, { nextBillingAt: target.toISOString() });
   await mutate(ctx, intent, () => p.setNextBillingDate(ctx.contractGid, target.toISOString()));

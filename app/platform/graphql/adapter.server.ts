@@ -19,6 +19,14 @@ import { PAYMENT_METHOD_SEND_UPDATE_EMAIL, mapPaymentMethodSendUpdateEmail, type
 import { SELLING_PLAN_GROUP_GET, mapSellingPlanGroupGet, type SellingPlanGroupGetResult } from "./selling-plan-group-get";
 import { mapSellingPlanGroupApplies, SELLING_PLAN_GROUP_APPLIES, type SellingPlanGroupAppliesResult } from "./selling-plan-group-applies";
 import { METAFIELDS_SET, METAFIELDS_SET_MAX, mapMetafieldsSet, type MetafieldsSetResult } from "./metafields-set";
+import {
+  METAFIELD_DEFINITION_CREATE,
+  METAFIELD_DEFINITION_UPDATE,
+  mapMetafieldDefinitionCreate,
+  mapMetafieldDefinitionUpdate,
+  type MetafieldDefinitionCreateResult,
+  type MetafieldDefinitionUpdateResult,
+} from "./metafield-definition-create";
 import { PRODUCT_SELLING_PLAN_GROUPS, mapProductSellingPlanGroups, type ProductSellingPlanGroupsResult } from "./product-selling-plan-groups";
 import { VARIANTS_GET, mapVariantsGet, type VariantsGetResult } from "./variants-get";
 import { CUSTOMERS_GET, mapCustomersGet, type CustomersGetResult } from "./customers-get";
@@ -45,6 +53,25 @@ import { APP_SUBSCRIPTION_CREATE, appSubscriptionCreateVariables, mapAppSubscrip
 import { APP_SUBSCRIPTION_CANCEL, mapAppSubscriptionCancel, type AppSubscriptionCancelResult } from "./app-subscription-cancel";
 import { BILLING_ATTEMPT_CREATE, billingAttemptCreateVariables, mapBillingAttemptCreate, type BillingAttemptCreateResult } from "./billing-attempt-create";
 import { BILLING_ATTEMPT_GET, mapBillingAttemptGet, type BillingAttemptGetResult } from "./billing-attempt-get";
+import { SELLING_PLAN_GROUP_CREATE, mapSellingPlanGroupCreate, sellingPlanGroupInput, type SellingPlanGroupCreateResult } from "./selling-plan-group-create";
+import { SELLING_PLAN_GROUP_UPDATE, mapSellingPlanGroupUpdate, type SellingPlanGroupUpdateResult } from "./selling-plan-group-update";
+import { SELLING_PLAN_GROUP_DELETE, mapSellingPlanGroupDelete, type SellingPlanGroupDeleteResult } from "./selling-plan-group-delete";
+import { SELLING_PLAN_GROUP_ADD_PRODUCTS, mapSellingPlanGroupAddProducts, type SellingPlanGroupAddProductsResult } from "./selling-plan-group-add-products";
+import {
+  SELLING_PLAN_GROUP_REMOVE_PRODUCTS,
+  mapSellingPlanGroupRemoveProducts,
+  type SellingPlanGroupRemoveProductsResult,
+} from "./selling-plan-group-remove-products";
+import {
+  SELLING_PLAN_GROUP_ADD_VARIANTS,
+  mapSellingPlanGroupAddProductVariants,
+  type SellingPlanGroupAddProductVariantsResult,
+} from "./selling-plan-group-add-variants";
+import {
+  SELLING_PLAN_GROUP_REMOVE_VARIANTS,
+  mapSellingPlanGroupRemoveProductVariants,
+  type SellingPlanGroupRemoveProductVariantsResult,
+} from "./selling-plan-group-remove-variants";
 import { CURRENT_APP_INSTALLATION, mapCurrentAppInstallation, type CurrentAppInstallationResult } from "./current-app-installation";
 
 // Shopify caps `nodes(ids:)` at 250 ids per call.
@@ -146,10 +173,52 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
       return mapSellingPlanGroupApplies(await gql<SellingPlanGroupAppliesResult>(SELLING_PLAN_GROUP_APPLIES, { id: groupId, productVariantId }));
     },
 
+    async createSellingPlanGroup(group, resources) {
+      const r = await gql<SellingPlanGroupCreateResult>(SELLING_PLAN_GROUP_CREATE, {
+        input: sellingPlanGroupInput(group),
+        resources: { productIds: resources.productIds, productVariantIds: resources.variantIds },
+      });
+      return mapSellingPlanGroupCreate(r);
+    },
+
+    async updateSellingPlanGroup(id, group) {
+      return mapSellingPlanGroupUpdate(await gql<SellingPlanGroupUpdateResult>(SELLING_PLAN_GROUP_UPDATE, { id, input: sellingPlanGroupInput(group) }));
+    },
+
+    async deleteSellingPlanGroup(id) {
+      return mapSellingPlanGroupDelete(await gql<SellingPlanGroupDeleteResult>(SELLING_PLAN_GROUP_DELETE, { id }));
+    },
+
+    async changeSellingPlanGroupResources(id, change, ids) {
+      const vars = { id, ids };
+      switch (change) {
+        case "addProducts":
+          return mapSellingPlanGroupAddProducts(await gql<SellingPlanGroupAddProductsResult>(SELLING_PLAN_GROUP_ADD_PRODUCTS, vars), ids);
+        case "removeProducts":
+          return mapSellingPlanGroupRemoveProducts(await gql<SellingPlanGroupRemoveProductsResult>(SELLING_PLAN_GROUP_REMOVE_PRODUCTS, vars));
+        case "addVariants":
+          return mapSellingPlanGroupAddProductVariants(await gql<SellingPlanGroupAddProductVariantsResult>(SELLING_PLAN_GROUP_ADD_VARIANTS, vars), ids);
+        case "removeVariants":
+          return mapSellingPlanGroupRemoveProductVariants(await gql<SellingPlanGroupRemoveProductVariantsResult>(SELLING_PLAN_GROUP_REMOVE_VARIANTS, vars));
+      }
+    },
+
     async setMetafields(metafields) {
       for (let i = 0; i < metafields.length; i += METAFIELDS_SET_MAX) {
         mapMetafieldsSet(await gql<MetafieldsSetResult>(METAFIELDS_SET, { metafields: metafields.slice(i, i + METAFIELDS_SET_MAX) }));
       }
+    },
+
+    async ensureMetafieldDefinition(d) {
+      const { access, ...identity } = d;
+      const created = mapMetafieldDefinitionCreate(await gql<MetafieldDefinitionCreateResult>(METAFIELD_DEFINITION_CREATE, { definition: d }));
+      if (created) return { namespace: created.namespace, created: true };
+      // It exists (a reinstall, an older version of the app): its access is set to what is asked.
+      const { namespace, key, ownerType } = identity;
+      const updated = mapMetafieldDefinitionUpdate(
+        await gql<MetafieldDefinitionUpdateResult>(METAFIELD_DEFINITION_UPDATE, { definition: { namespace, key, ownerType, access } }),
+      );
+      return { namespace: updated?.namespace ?? namespace, created: false };
     },
 
     async getVariants(ids) {

@@ -9,6 +9,7 @@ export const SHOP_GET = /* GraphQL */ `
       name
       myshopifyDomain
       currencyCode
+      ianaTimezone
       plan {
         publicDisplayName
         partnerDevelopment
@@ -18,7 +19,14 @@ export const SHOP_GET = /* GraphQL */ `
 `;
 
 export interface ShopGetResult {
-  shop: { id: string; name: string; myshopifyDomain: string; currencyCode: string; plan: { publicDisplayName: string; partnerDevelopment: boolean } };
+  shop: {
+    id: string;
+    name: string;
+    myshopifyDomain: string;
+    currencyCode: string;
+    ianaTimezone: string;
+    plan: { publicDisplayName: string; partnerDevelopment: boolean };
+  };
 }
 
 export const mapShopGet = (r: ShopGetResult): PlatformShop => ({
@@ -28,4 +36,5 @@ export const mapShopGet = (r: ShopGetResult): PlatformShop => ({
   currencyCode: r.shop.currencyCode,
   planDisplayName: r.shop.plan.publicDisplayName,
   partnerDevelopment: r.shop.plan.partnerDevelopment,
+  ianaTimezone: r.shop.ianaTimezone,
 });

@@ -5,6 +5,7 @@
 // is answered by the API front door (app/surfaces/exports-download.server.ts).
 import { z } from "zod";
 import { ApiError } from "../../infra/errors";
+import { fixedListPage, fixedListQuery } from "../fixed-lists";
 import { defineRoute } from "../../http/route";
 import { decodeCursor, toEnvelope } from "../../http/cursor.server";
 import { clampLimit } from "../../domain/shared/paging.server";
@@ -199,13 +200,14 @@ export const adminExportRoutes = [
     method: "GET",
     path: "/exports/datasets",
     scopes: [],
-    query: z.object({}).strict(),
+    query: fixedListQuery(),
     summary: "The datasets this key may export, each with its required scopes and columns",
     tags: ["Exports"],
     response: listOf(DatasetSchema),
     handler: (ctx) => ({
-      body: {
-        data: datasetsFor(ctx.key.scopes).map((d) => ({
+      body: fixedListPage(
+        ctx.query,
+        datasetsFor(ctx.key.scopes).map((d) => ({
           name: d.name,
           description: d.description,
           scopes: [...d.scopes],
@@ -214,8 +216,9 @@ export const adminExportRoutes = [
           formats: [...EXPORT_FORMATS],
           columns: d.columns.map((c) => ({ label: c.label, key: snakeKey(c.label) })),
         })),
-        next_cursor: null,
-      },
+        // The cursor is bound to the key's scopes: they decide which datasets the list holds.
+        `export-datasets|${[...ctx.key.scopes].sort().join(",")}`,
+      ),
     }),
   }),
   defineRoute({

@@ -15,6 +15,8 @@ import { listGifts } from "../../domain/gifts/gifts.server";
 import { listCampaigns, listSends } from "../../domain/retention/winback.server";
 import { listNotifications } from "../../domain/notifications/notifications.server";
 import { churn, cohorts, mrr, recovery } from "../../domain/insights/analytics.server";
+import { fixedListPage, fixedListQuery } from "../fixed-lists";
+import { NOTIFICATION_EVENT_NAMES } from "../notification-events";
 import { boxListQuery, giftListQuery, notificationListQuery, planListQuery, rangeQuery, readQuery, subscriptionListQuery, windowQuery } from "../read-queries";
 import * as S from "./schemas";
 import {
@@ -123,13 +125,14 @@ export const adminReadRoutes = [
     path: "/bundles/:id/boxes",
     scopes: ["read:bundles"],
     params: idParam("id"),
-    query: z.object({ period: opt("YYYY-MM; without it, the 24 most recent periods") }).strict(),
+    query: fixedListQuery({ period: opt("YYYY-MM; without it, the 24 most recent periods") }),
     summary: "A bundle's boxes and their items, newest period first",
     response: S.page(S.Box),
     tags: ["Bundles"],
     handler: async (ctx) => {
       const { period } = readQuery(boxListQuery, ctx.query);
-      return { body: { data: (await listBoxes({ shopId: ctx.shop.id, bundleId: ctx.params.id, period })).map(boxJson), next_cursor: null } };
+      const boxes = (await listBoxes({ shopId: ctx.shop.id, bundleId: ctx.params.id, period })).map(boxJson);
+      return { body: fixedListPage(ctx.query, boxes, `boxes:${ctx.params.id}|period=${period ?? ""}`) };
     },
   }),
   defineRoute({
@@ -193,7 +196,7 @@ export const adminReadRoutes = [
     path: "/notifications",
     scopes: ["read:notifications"],
     query: listQuery({
-      event: opt("notification event name, e.g. renewal_reminder"),
+      event: opt(`notification event name: ${NOTIFICATION_EVENT_NAMES.join(", ")}`),
       status: opt("queued, sent, delivered, bounced, failed, deferred or skipped"),
       customer_id: opt("gid://shopify/Customer/<number>"),
     }),

@@ -5,5 +5,6 @@ import { adminReadRoutes } from "./reads";
 import { adminWriteRoutes } from "./writes";
 import { adminExportRoutes } from "./exports";
 import { adminWebhookRoutes } from "./webhooks";
+import { adminSchedulePreviewRoutes } from "../schedule-preview";
 
-export const adminRoutes = [...adminReadRoutes, ...adminWriteRoutes, ...adminExportRoutes, ...adminWebhookRoutes];
+export const adminRoutes = [...adminReadRoutes, ...adminSchedulePreviewRoutes, ...adminWriteRoutes, ...adminExportRoutes, ...adminWebhookRoutes];

@@ -9,7 +9,14 @@ import { rowId } from "../../http/ids";
 import { clampLimit } from "../../domain/shared/paging.server";
 import { ApiError } from "../../infra/errors";
 import { EVENT_CATALOGUE, EVENT_TYPES, MAX_ACTIVE_ENDPOINTS, RETRY_LADDER_MS, isEventType, type EventType } from "../../domain/outbound-webhooks/catalogue";
-import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, updateEndpoint, type EndpointView } from "../../domain/outbound-webhooks/endpoints.server";
+import {
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  listEndpointsPage,
+  updateEndpoint,
+  type EndpointView,
+} from "../../domain/outbound-webhooks/endpoints.server";
 import {
   getDelivery,
   listDeliveries,
@@ -21,10 +28,15 @@ import {
 } from "../../domain/outbound-webhooks/deliveries.server";
 import { isoTimestamp } from "../fields";
 import { page, Timestamp } from "./schemas";
+import { fixedListPage, fixedListQuery } from "../fixed-lists";
 
 const TAGS = ["Webhooks"];
 const SCOPES = ["manage:webhooks"] as const;
 const noQuery = z.object({}).strict();
+const LIMIT_DOC = "Page size: default 50, maximum 250 (larger values are clamped)";
+const pagingQuery = z
+  .object({ limit: z.string().optional().describe(LIMIT_DOC), cursor: z.string().optional().describe("Opaque cursor from next_cursor") })
+  .strict();
 const idParams = z.object({ id: rowId });
 const DELIVERY_STATUSES = ["pending", "delivered", "failed", "exhausted"] as const;
 
@@ -136,7 +148,7 @@ export const adminWebhookRoutes = [
     method: "GET",
     path: "/webhooks/events",
     scopes: SCOPES,
-    query: noQuery,
+    query: fixedListQuery(),
     summary: "The subscribable event catalogue, with each event's data fields",
     description:
       "Subscription is opt-in per event; there is no wildcard. Reserved names not listed (e.g. subscription.skipped, bundle.generated) are refused at subscribe time. `data` carries ids, statuses, dates and amounts only, never a name, e-mail or address.",
@@ -149,16 +161,17 @@ export const adminWebhookRoutes = [
         example_data: z.record(z.string(), z.unknown()),
       }),
     ),
-    handler: () => ({
-      body: {
-        data: EVENT_TYPES.map((name) => ({
+    handler: (ctx) => ({
+      body: fixedListPage(
+        ctx.query,
+        EVENT_TYPES.map((name) => ({
           name,
           fires_when: EVENT_CATALOGUE[name].firesWhen,
           data_fields: Object.keys(EVENT_CATALOGUE[name].data.shape),
           example_data: EVENT_CATALOGUE[name].example,
         })),
-        next_cursor: null,
-      },
+        "webhook-events",
+      ),
     }),
   }),
   defineRoute({
@@ -182,11 +195,16 @@ export const adminWebhookRoutes = [
     method: "GET",
     path: "/webhooks/endpoints",
     scopes: SCOPES,
-    query: noQuery,
+    query: pagingQuery,
     summary: "The shop's endpoints, newest first (never their secrets)",
     tags: TAGS,
     response: page(Endpoint),
-    handler: async (ctx) => ({ body: { data: (await listEndpoints(ctx.shop.id)).map(endpointJson), next_cursor: null } }),
+    handler: async (ctx) => {
+      const bind = "webhook-endpoints";
+      const pageRequest = { limit: clampLimit(ctx.query.limit), after: ctx.query.cursor ? decodeCursor(ctx.query.cursor, bind) : null };
+      const result = await listEndpointsPage(ctx.shop.id, pageRequest);
+      return { body: toEnvelope({ data: result.data.map(endpointJson), next: result.next }, bind) };
+    },
   }),
   defineRoute({
     method: "GET",

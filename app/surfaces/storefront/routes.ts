@@ -9,6 +9,7 @@ import type { BundleView } from "../../domain/catalog/bundles.server";
 import type { MixMatchDetailView } from "../../domain/catalog/mixmatch.server";
 import { defineRoute } from "../../http/route";
 import { BUNDLE_KIND, mixMatchCategoriesJson } from "../admin/wire";
+import { storefrontSchedulePreviewRoutes } from "../schedule-preview";
 
 const gidOrNumber = (type: string) =>
   z
@@ -216,4 +217,5 @@ export const storefrontRoutes = [
       body: await previewMixMatch({ shopId: ctx.shop.id, shopDomain: ctx.shop.domain, id: ctx.params.id, variantGids: ctx.query.variant_ids }),
     }),
   }),
+  ...storefrontSchedulePreviewRoutes,
 ];

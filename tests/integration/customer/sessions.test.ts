@@ -121,7 +121,7 @@ describe("presented sessions", () => {
 });
 
 describe("CORS, cache and the bucket", () => {
-  it("an allowlisted origin reads answers and errors alike; a foreign origin is 403 without CORS headers", async () => {
+  it("an allowlisted origin reads answers and errors alike; a foreign origin is 401 invalid_credential without CORS headers", async () => {
     const session = await api.sessionFor(s.customers.a);
     const ok = await api.call("GET", "/subscriptions", { session, origin: ORIGIN });
     expect(ok.headers.get("access-control-allow-origin")).toBe(ORIGIN);
@@ -130,7 +130,8 @@ describe("CORS, cache and the bucket", () => {
     expect(err.headers.get("access-control-allow-origin")).toBe(ORIGIN);
     expect(err.headers.get("x-service-ratelimit-limit")).toBeTruthy();
     const evil = await api.call("GET", "/subscriptions", { session, origin: "https://evil.example" });
-    expect(evil.status).toBe(403);
+    expect(evil.status).toBe(401);
+    expect(evil.body).toMatchObject({ error: { code: "invalid_credential" } });
     expect(evil.headers.get("access-control-allow-origin")).toBeNull();
   });
 

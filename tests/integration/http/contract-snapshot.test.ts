@@ -7,6 +7,8 @@
 // data is dated from today), list cursors, request ids, random shop domains and order names; the Date and
 // X-Service-Request-Id headers are left out.
 //
+// Removing or renaming a response field is caught separately by the grow-only field list of
+// tests/unit/http/v1-fields.test.ts (docs/decisions/124-contract-tests-pin-literal-values.md).
 // A change that means to alter the contract records anew and shows the difference in review:
 //   RECORD_CONTRACT=1 TEST_PORT_BASE=... npx vitest run tests/integration/http/contract-snapshot.test.ts
 import { createHash } from "node:crypto";

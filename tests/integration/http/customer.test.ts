@@ -1,38 +1,43 @@
-// The real Customer surface: session exchange, portal config, CORS. (The Storefront API is
-// tested over real HTTP against the simulator in tests/integration/storefront/api.test.ts.)
-import { vi } from "vitest";
+// The real Customer surface: session exchange, portal config, CORS. The session exchange spends
+// a customer access token at the platform simulator through the production adapter (no mocked
+// port). (The Storefront API is tested over real HTTP against the simulator in
+// tests/integration/storefront/api.test.ts.)
 import { prisma } from "../../../app/db.server";
 import { customerApi } from "../../../app/surfaces/customer/index.server";
 import { CUSTOMER_SURFACE } from "../../../app/surfaces/config";
 import { envelopeOf, keyFor, principalFor, req } from "./helpers";
-import { createShop } from "../../support/fixtures";
+import { customerToken } from "../../support/customer-factories";
+import { useStack } from "../../support/stack";
 
-const platform = {
-  customerIdForAccessToken: vi.fn(async (t: string) => (t === "good-token" ? "gid://shopify/Customer/42" : null)),
-};
-vi.mock("../../../app/platform/index.server", async (orig) => ({
-  ...(await orig<Record<string, unknown>>()),
-  platformFor: async () => platform,
-}));
-
+const stack = useStack({ workers: false });
 const S = CUSTOMER_SURFACE;
 const json = { "Content-Type": "application/json" };
 
+/** A shop installed on both sides with one customer at the simulator, and a publishable key. */
+async function shopWithCustomer() {
+  const { domain, shopId } = await stack.installShop();
+  const customer = await stack.control.call<{ id: string }>("POST", `${stack.control.shop(domain)}/customers`, { firstName: "Ada", email: null });
+  const token = await customerToken(stack.control, domain, customer.id);
+  const pk = await keyFor(shopId, "PUBLISHABLE", []);
+  return { domain, shopId, customerId: customer.id, token, pk };
+}
+
 describe("Customer API", () => {
   it("POST /session exchanges a customer token for a working 30-minute session", async () => {
-    const shop = await createShop();
-    const pk = await keyFor(shop.id, "PUBLISHABLE", []);
+    const s = await shopWithCustomer();
     const res = await customerApi.handle(
-      req(S, "POST", "/session", { token: pk.key }, { body: JSON.stringify({ customer_access_token: "good-token" }), headers: json }),
+      req(S, "POST", "/session", { token: s.pk.key }, { body: JSON.stringify({ customer_access_token: s.token }), headers: json }),
     );
     expect(res.status).toBe(200);
     expect(res.headers.get("Cache-Control")).toBe("no-store");
     const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ customer_id: "gid://shopify/Customer/42", expires_in: 1800, session_header: "X-Service-Session" });
+    expect(body).toMatchObject({ customer_id: s.customerId, expires_in: 1800, session_header: "X-Service-Session" });
     expect(String(body.session_token)).toMatch(/^svc_cst_/);
     expect(new Date(String(body.expires_at)).getTime() - Date.now()).toBeGreaterThan(1790_000);
+    // The token was spent at the platform: one Customer Account API call.
+    expect((await stack.control.operations(s.domain)).filter((o) => o.operation === "customer")).toHaveLength(1);
 
-    const cfg = await customerApi.handle(req(S, "GET", "/config", { token: pk.key, session: String(body.session_token) }));
+    const cfg = await customerApi.handle(req(S, "GET", "/config", { token: s.pk.key, session: String(body.session_token) }));
     expect(cfg.status).toBe(200);
     expect(await cfg.json()).toEqual({
       reschedule_max_months: 3,
@@ -50,15 +55,12 @@ describe("Customer API", () => {
   });
 
   it("every refused exchange is the same 401 invalid_credential", async () => {
-    const shop = await createShop();
-    const pk = await keyFor(shop.id, "PUBLISHABLE", []);
+    const s = await shopWithCustomer();
     const a = await envelopeOf(
-      await customerApi.handle(req(S, "POST", "/session", { token: pk.key }, { body: JSON.stringify({ customer_access_token: "bad" }), headers: json })),
+      await customerApi.handle(req(S, "POST", "/session", { token: s.pk.key }, { body: JSON.stringify({ customer_access_token: "bad" }), headers: json })),
     );
     const b = await envelopeOf(
-      await customerApi.handle(
-        req(S, "POST", "/session", { token: "svc_pk_x" }, { body: JSON.stringify({ customer_access_token: "good-token" }), headers: json }),
-      ),
+      await customerApi.handle(req(S, "POST", "/session", { token: "svc_pk_x" }, { body: JSON.stringify({ customer_access_token: s.token }), headers: json })),
     );
     expect([a.code, b.code]).toEqual(["invalid_credential", "invalid_credential"]);
     expect(a.message).toBe(b.message);
@@ -103,7 +105,8 @@ describe("Customer API", () => {
       expect(err.headers.get("Access-Control-Expose-Headers")).toContain("X-Service-Request-Id");
     }
     const bad = await customerApi.handle(req(S, "GET", "/config", creds, { headers: { Origin: "https://evil.example" } }));
-    expect(bad.status).toBe(403);
+    expect(bad.status).toBe(401);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("invalid_credential");
     expect(bad.headers.get("Access-Control-Allow-Origin")).toBeNull();
   });
 });

@@ -246,7 +246,7 @@ const cases: Case[] = [
   // --- CORS surfaces: a real request from an origin not on the shop's list
   {
     name: "origin not on the shop's allowlist",
-    code: "forbidden",
+    code: "invalid_credential",
     only: ["storefront", "customer"],
     run: async (s) => testSurface(s).handle(req(s, "GET", "/things/x", (await principalFor(s)).creds, { headers: { Origin: "https://evil.example" } })),
   },

@@ -93,6 +93,9 @@ describe("real answers validate against each route's declared response schema", 
       "GET /subscriptions": async () => ({ path: "/subscriptions?limit=250" }),
       "GET /subscriptions/:contract_gid": async () => ({ path: c }),
       "GET /plans": async () => ({ path: "/plans" }),
+      "GET /plans/:plan_id/schedule": async () => ({
+        path: `/plans/${enc((await prisma.sellingPlanGroup.findFirstOrThrow({ where: { shopId, scheduleMode: "ANCHORED" } })).groupGid)}/schedule?start=2026-02-27&count=24`,
+      }),
       "GET /bundles": async () => ({ path: "/bundles" }),
       "GET /bundles/:id/boxes": async () => ({ path: `/bundles/${enc(bundle.id)}/boxes` }),
       "GET /mix-match": async () => ({ path: "/mix-match" }),
@@ -167,6 +170,9 @@ describe("real answers validate against each route's declared response schema", 
       {
         "GET /products/:product_id/plans": async () => ({ path: `/products/${enc(storefrontMetafield.ownerGid)}/plans` }),
         "GET /bundles/:id": async () => ({ path: `/bundles/${enc(bundle.id)}` }),
+        "GET /selling-plans/:selling_plan_id/schedule": async () => ({
+          path: `/selling-plans/${enc((await prisma.sellingPlan.findFirstOrThrow({ where: { group: { shopId, status: "ACTIVE" } } })).sellingPlanGid)}/schedule`,
+        }),
         "GET /mix-match/:id": async () => ({ path: `/mix-match/${enc(mixMatch.id)}` }),
         "GET /mix-match/:id/price-preview": async () => ({
           path: `/mix-match/${enc(mixMatch.id)}/price-preview?variant_ids=${picks.map((e) => enc(e.variantGid)).join(",")}`,

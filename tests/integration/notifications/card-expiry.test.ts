@@ -49,6 +49,6 @@ describe("card expiring", () => {
     expect(await queueCardExpiryNotices(domain, new Date("2030-12-26T10:00:00Z"))).toBe(1);
     expect(await queueCardExpiryNotices(domain, new Date("2030-12-27T10:00:00Z"))).toBe(0);
     await waitForMail(box, email, 2);
-    expect(await prisma.notificationLogEntry.count({ where: { shopId, event: "card_expiring" } })).toBe(2);
+    expect(await prisma.notificationLogEntry.count({ where: { shopId, event: "payment_method_expiring" } })).toBe(2);
   });
 });

@@ -72,8 +72,10 @@ describe("CORS", () => {
 
   it("refuses a foreign origin before any handler runs, without Access-Control-Allow-Origin", async () => {
     const res = await get(`/bundles/${s.bundleId}`, { origin: "https://evil.example" });
-    expect(res.status).toBe(403);
-    expect(res.body.error.code).toBe("forbidden");
+    // invalid_credential, not forbidden: forbidden is the Customer API's other-customer answer (decision 122).
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe("invalid_credential");
+    expect(res.body.error.message).toContain("https://evil.example");
     expect(res.headers.get("access-control-allow-origin")).toBeNull();
     expect(res.headers.get("cache-control")).toBe("no-store");
   });

@@ -2,6 +2,7 @@
 import { afterQuietHours } from "../../../app/domain/notifications/settings.server";
 import { renderMessage, checkTemplate } from "../../../app/domain/notifications/render.server";
 import { MESSAGE_KINDS, SAMPLE_VARIABLES } from "../../../app/domain/notifications/catalogue";
+import { NOTIFICATION_EVENT_NAMES } from "../../../app/surfaces/notification-events";
 
 describe("quiet hours", () => {
   const ny = { timezone: "America/New_York", quietStart: 21, quietEnd: 8 };
@@ -39,6 +40,11 @@ describe("templates", () => {
       expect(r.text).not.toContain("{{");
       expect(r.html).toContain("<p");
     }
+  });
+
+  it("every message kind is a name the Admin API's event filter accepts", () => {
+    const published: readonly string[] = NOTIFICATION_EVENT_NAMES;
+    expect(MESSAGE_KINDS.map((k) => k.kind).filter((k) => !published.includes(k))).toEqual([]);
   });
 
   it("strict mode: an unknown variable or filter is an error, not a blank", () => {

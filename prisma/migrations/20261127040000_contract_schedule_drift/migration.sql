@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "contracts" ADD COLUMN     "schedule_drift" JSONB;
