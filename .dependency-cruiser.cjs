@@ -11,7 +11,7 @@ const WEB = [
   "^app/shopify\\.server\\.ts$",
   "^app/(root|entry\\.server)\\.tsx$",
 ];
-const OUTSIDE_APP = "^(workers|simulator|scripts|tests|bench|prisma)/|^server\\.ts$";
+const OUTSIDE_APP = "^(workers|simulator|mailbox|scripts|tests|bench|prisma)/|^server\\.ts$";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -39,3 +39,6 @@ export default defineConfig({
 
 /** The simulator of the e2e run (Shopify admin around the app, and the control API). */
 export const E2E_SIMULATOR_URL = `http://127.0.0.1:${PORT + 1}`;
+
+/** The local mailbox of the e2e run (its web page and JSON list; tests/setup/e2e-env.ts). */
+export const E2E_MAILBOX_URL = `http://127.0.0.1:${PORT + 3}`;

@@ -73,6 +73,28 @@ export const EnvSchema = z.object({
   // (a BullMQ job scheduler on the billing queue), and Shopify calls at once per shop.
   BILLING_CRON: z.string().min(9).default("*/10 * * * *"),
   BILLING_SHOP_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  // Customer e-mail (docs/decisions/101-104, docs/email.md). SMTP_URL: where mail is handed over
+  // (pooled); the local mailbox (npm run mailbox) listens on 127.0.0.1:1025.
+  SMTP_URL: z.string().url().default("smtp://127.0.0.1:1025"),
+  SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100).default(5),
+  // The From address when a shop has no sending domain, and the domain of VERP return paths
+  // (bounce+<row>.<signature>@MAIL_BOUNCE_DOMAIN), whose DSNs an inbound relay posts to /email/dsn.
+  MAIL_FROM: z.string().email().default("notifications@mail.localhost"),
+  MAIL_BOUNCE_DOMAIN: z.string().min(1).default("bounces.localhost"),
+  // Mailgun's webhook signing key (POST /email/mailgun); unset = that endpoint refuses everything.
+  MAILGUN_SIGNING_KEY: z.string().default(""),
+  // How long a worker's claim on one message lasts; a crashed sender's row is retried after it.
+  MAIL_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+  // A deferral (4xx, no answer) is retried after MAIL_RETRY_BASE_MS * 2^(n-1), at most an hour;
+  // after MAIL_MAX_ATTEMPTS the message is `failed`.
+  MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(12),
+  // How long a worker keeps a shop's mail settings, DKIM key and templates (0 = read them per message).
+  MAIL_SHOP_CACHE_MS: z.coerce.number().int().min(0).default(5_000),
+  MAIL_SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
+  // The local mailbox's ports (npm run mailbox, npm start).
+  MAILBOX_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),
+  MAILBOX_WEB_PORT: z.coerce.number().int().min(1).max(65535).default(1080),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

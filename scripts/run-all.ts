@@ -42,6 +42,10 @@ const processes: Record<string, [string, string[]]> = {
   workers: dev ? ts("workers/main.ts", "--watch") : [node, [WORKERS_BUNDLE]],
 };
 if (process.env.SHOPIFY_SIMULATOR_URL) processes.simulator = ts("simulator/main.ts");
+// The local mailbox (docs/decisions/104-local-mailbox.md) when mail goes to it: SMTP_URL unset or
+// pointing at 127.0.0.1:MAILBOX_SMTP_PORT (a real SMTP_URL means a real server; MAILBOX=off skips it).
+const mailboxSmtp = `smtp://127.0.0.1:${process.env.MAILBOX_SMTP_PORT ?? 1025}`;
+if (process.env.MAILBOX !== "off" && (process.env.SMTP_URL ?? mailboxSmtp).replace(/\/$/, "") === mailboxSmtp) processes.mailbox = ts("mailbox/main.ts");
 
 // `npm start` runs in production mode unless NODE_ENV says otherwise: Remix and Express answer
 // errors without stack traces or file paths, React renders its production build. Development
@@ -122,3 +126,4 @@ process.once("SIGINT", stopAll);
 process.once("SIGTERM", stopAll);
 for (const name of Object.keys(processes)) start(name);
 say(`supervising ${Object.keys(processes).join(", ")}; app on ${process.env.SHOPIFY_APP_URL}`);
+if (processes.mailbox) say(`mailbox on http://127.0.0.1:${process.env.MAILBOX_WEB_PORT ?? 1080} (SMTP ${mailboxSmtp})`);

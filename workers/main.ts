@@ -32,7 +32,13 @@ const graceMs = config.WORKER_SHUTDOWN_GRACE_MS;
 function startWorker<Q extends QueueName>(name: Q) {
   if (!Object.hasOwn(PROCESSORS, name)) throw new Error(`Unknown queue in WORKER_QUEUES: ${name}`);
   const worker = createWorker(name, PROCESSORS[name], {
-    concurrency: name === QUEUES.webhooks ? webhookJobConcurrency(config.WEBHOOK_MAX_IN_FLIGHT, config.WORKER_CONCURRENCY) : config.WORKER_CONCURRENCY,
+    concurrency:
+      name === QUEUES.webhooks
+        ? webhookJobConcurrency(config.WEBHOOK_MAX_IN_FLIGHT, config.WORKER_CONCURRENCY)
+        : name === QUEUES.mail
+          ? // Each job waits mostly on SMTP: enough of them to keep the pooled connections busy.
+            Math.max(config.WORKER_CONCURRENCY, config.SMTP_MAX_CONNECTIONS * 8)
+          : config.WORKER_CONCURRENCY,
     lockDuration,
     stalledInterval: lockDuration,
     maxStalledCount: 5,
@@ -60,6 +66,7 @@ async function shutdown(signal: string) {
   }, graceMs);
   await Promise.all(workers.map((w) => w.close()));
   await closeQueues();
+  (await import("../app/infra/mailer.server")).closeMailTransport();
   clearTimeout(forced);
   process.exit(0);
 }

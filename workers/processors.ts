@@ -16,6 +16,9 @@ import { env } from "../app/env.server";
 import { runBilling } from "../app/domain/renewals/charge.server";
 import { handleBillingOutcome } from "../app/domain/renewals/outcomes.server";
 import { queueBillingRuns } from "../app/domain/renewals/jobs.server";
+import { sendMailRow } from "../app/domain/notifications/send.server";
+import { requeueLostMail } from "../app/domain/notifications/sweep.server";
+import { queueCardExpiryNotices } from "../app/domain/notifications/card-expiry.server";
 
 /** A job made from an inbound Shopify webhook (id shopify-<webhook id>) marks its stored row processed, so the sweeper leaves it be. */
 const inbound =
@@ -63,6 +66,15 @@ export const PROCESSORS: Processors = {
     "imports-requeue": () => requeueLostImports(new Date()),
     // Inbound webhooks and outbound deliveries whose job Redis lost go back to the queues.
     "webhooks-requeue": () => requeueWebhookWork(new Date()),
+    // Mail rows owed an attempt whose job Redis lost (docs/decisions/101).
+    "mail-requeue": () => requeueLostMail(new Date()),
+    // Card-expiring notices, 30 and 7 days before expiry, shop by shop (once each: keyed rows).
+    "card-expiry": async () => {
+      const shops = await prisma.shop.findMany({ where: { installState: "INSTALLED" }, select: { domain: true } });
+      let queued = 0;
+      for (const s of shops) queued += await queueCardExpiryNotices(s.domain);
+      return { shops: shops.length, queued };
+    },
   },
   exports: {
     // A retryable failure throws (BullMQ retries with back-off); on the last attempt it fails the job.
@@ -84,6 +96,10 @@ export const PROCESSORS: Processors = {
     // subscription_billing_attempts/success|failure|challenged (docs/decisions/080).
     "billing-outcome": inbound((job) => handleBillingOutcome(job.data)),
   },
+  mail: {
+    // One message row: claim, decide, render, SMTP, record (app/domain/notifications/send.server.ts).
+    send: (job) => sendMailRow(job.data.rowId),
+  },
 };
 
 /** Daily job schedulers (BullMQ's own, persisted in Redis; upserted at every worker start). */
@@ -93,5 +109,7 @@ export const SCHEDULES = [
   { queue: QUEUES.sweeps, id: "exports-requeue", pattern: "*/5 * * * *", name: "exports-requeue" },
   { queue: QUEUES.sweeps, id: "imports-requeue", pattern: "*/5 * * * *", name: "imports-requeue" },
   { queue: QUEUES.sweeps, id: "webhooks-requeue", pattern: env().WEBHOOK_SWEEP_CRON, name: "webhooks-requeue" },
+  { queue: QUEUES.sweeps, id: "mail-requeue", pattern: env().WEBHOOK_SWEEP_CRON, name: "mail-requeue" },
+  { queue: QUEUES.sweeps, id: "card-expiry", pattern: "0 9 * * *", name: "card-expiry" },
   { queue: QUEUES.billing, id: "billing-tick", pattern: env().BILLING_CRON, name: "billing-tick" },
 ] as const;

@@ -73,3 +73,8 @@ export interface WebhookAttemptPayload {
   /** Which attempt this job makes (1-based); a delivery whose attempt was already made is skipped. */
   attempt: number;
 }
+
+/** The payload of a `mail` queue "send" job: one notification_log row (the outbox, docs/decisions/101). */
+export interface MailSendPayload {
+  rowId: string;
+}

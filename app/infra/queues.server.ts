@@ -7,6 +7,7 @@ import type {
   CustomerRef,
   ExportRenderPayload,
   ImportRunPayload,
+  MailSendPayload,
   NoData,
   SellingPlanGroupWebhook,
   ShopRef,
@@ -47,6 +48,8 @@ export interface QueueJobs {
     "exports-requeue": NoData;
     "imports-requeue": NoData;
     "webhooks-requeue": NoData;
+    "mail-requeue": NoData;
+    "card-expiry": NoData;
   };
   /** Export jobs: one BullMQ job per export, its id the export's id (docs/decisions/057). */
   exports: {
@@ -65,6 +68,10 @@ export interface QueueJobs {
     "billing-tick": NoData;
     "billing-run": BillingRunPayload;
     "billing-outcome": BillingOutcomePayload;
+  };
+  /** Customer e-mail: one job per message row; the row, not the job, is the truth (docs/decisions/101). */
+  mail: {
+    send: MailSendPayload;
   };
 }
 
@@ -110,6 +117,7 @@ export const QUEUES: { readonly [Q in QueueName]: Q } = {
   imports: "imports",
   webhooks: "webhooks",
   billing: "billing",
+  mail: "mail",
 };
 
 type JsonSafe<T> = T extends string | number | boolean | null | undefined

@@ -1,9 +1,10 @@
 // The catalogue of notification events the `event` filter of GET /notifications accepts: the
 // kinds of e-mail the app logs. A name outside it is 400 invalid_request naming the value (the
 // rule for every enum query parameter, /docs#section/Decisions-on-open-points), never an empty
-// list that looks like "none sent". The mail path's own catalogue of message kinds joins this list
-// when it lands; until then these are the events the notification log holds (the demo seed writes
-// the same names, checked by tests/unit/foundation/contract-literals.test.ts).
+// list that looks like "none sent". The mail path's message kinds (app/domain/notifications/
+// catalogue.ts, MESSAGE_KINDS) are all in it (tests/unit/notifications/quiet-hours-and-render.test.ts);
+// the rest are events the log holds (the demo seed writes the same names, checked by
+// tests/unit/foundation/contract-literals.test.ts).
 export const NOTIFICATION_EVENT_NAMES = [
   "renewal_reminder",
   "order_confirmation",

@@ -28,5 +28,10 @@ export function e2eEnv(): NodeJS.ProcessEnv {
     // IPv4 is admitted for endpoints, and the receivers' self-signed certificate is trusted.
     WEBHOOK_ALLOWED_PRIVATE_CIDRS: "127.0.0.1/32",
     NODE_EXTRA_CA_CERTS: path.join(E2E_RECEIVER_CERT_DIR, "cert.pem"),
+    // The local mailbox, started by run-all beside the app (docs/decisions/104-local-mailbox.md).
+    MAILBOX: "on",
+    MAILBOX_SMTP_PORT: String(port + 2),
+    MAILBOX_WEB_PORT: String(port + 3),
+    SMTP_URL: `smtp://127.0.0.1:${port + 2}`,
   };
 }

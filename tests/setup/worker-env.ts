@@ -17,4 +17,13 @@ process.env.SHOPIFY_SIMULATOR_URL = `http://127.0.0.1:${process.env.SIMULATOR_PO
 process.env.SIMULATOR_STATE_FILE = `.data/test-${id}/simulator.json`;
 process.env.EXPORTS_DIR = `.data/test-${id}/exports`;
 process.env.LOG_LEVEL = "error";
+// The mailbox (SMTP catcher) of this worker: tests start it on these ports (tests/support/mailbox.ts).
+process.env.MAILBOX_SMTP_PORT = String(workerPort(id) + 20);
+process.env.MAILBOX_WEB_PORT = String(workerPort(id) + 21);
+process.env.SMTP_URL = `smtp://127.0.0.1:${process.env.MAILBOX_SMTP_PORT}`;
+// `npm start` processes a test spawns (run-all) leave the mailbox to the test that wants one.
+process.env.MAILBOX = "off";
+// Deferred mail is retried after 200 ms, 400 ms, ... (production: a minute, doubling).
+process.env.MAIL_RETRY_BASE_MS = "200";
+process.env.MAILGUN_SIGNING_KEY = "test-mailgun-signing-key-0123456789";
 applyLocalDefaults(process.env);

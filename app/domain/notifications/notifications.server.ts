@@ -1,10 +1,11 @@
 // Notification log reads (/docs#tag/Admin-API:-Notifications; event, status, customer_id; no name or e-mail address, ever:
-// the table holds none, and nothing here joins to anything that does).
+// the row's recipient and its reason (an SMTP reply may quote the address) are never selected here).
 import { prisma } from "../../db.server";
 import { iso } from "../shared/money.server";
 import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../shared/paging.server";
 
-export const NOTIFICATION_STATUSES = ["queued", "sent", "delivered", "bounced", "failed"] as const;
+/** The lifecycle (docs/decisions/101-102); deferred and skipped were added after the first five. */
+export const NOTIFICATION_STATUSES = ["queued", "sent", "delivered", "bounced", "failed", "deferred", "skipped"] as const;
 
 export interface NotificationFilters {
   event?: string;
@@ -21,6 +22,8 @@ export interface NotificationJson {
   contract_id: string | null;
   title: string;
   delivered_at: string | null;
+  sent_at: string | null;
+  bounced_at: string | null;
   created_at: string;
 }
 
@@ -36,6 +39,19 @@ export async function listNotifications(ctx: { shopId: string; filters: Notifica
     },
     orderBy: KEYSET_ORDER,
     take: ctx.page.limit + 1,
+    select: {
+      id: true,
+      event: true,
+      category: true,
+      status: true,
+      customerGid: true,
+      contractGid: true,
+      title: true,
+      deliveredAt: true,
+      sentAt: true,
+      bouncedAt: true,
+      createdAt: true,
+    },
   });
   return toPage(rows, ctx.page.limit, (n) => ({
     id: n.id,
@@ -46,6 +62,8 @@ export async function listNotifications(ctx: { shopId: string; filters: Notifica
     contract_id: n.contractGid,
     title: n.title,
     delivered_at: iso(n.deliveredAt),
+    sent_at: iso(n.sentAt),
+    bounced_at: iso(n.bouncedAt),
     created_at: n.createdAt.toISOString(),
   }));
 }

@@ -22,6 +22,8 @@ import { money } from "../shared/money.server";
 import { dispatchDeliveries } from "../outbound-webhooks/jobs.server";
 import { publishEvent, type Published } from "../outbound-webhooks/publish.server";
 import { billingPolicy, retryDueAt } from "./policy.server";
+import { dispatchMail, queueMail, type Queued } from "../notifications/outbox.server";
+import { contractVars, longDate } from "../notifications/vars.server";
 
 type Tx = Prisma.TransactionClient;
 
@@ -52,7 +54,15 @@ export async function handleBillingOutcome(o: BillingOutcome): Promise<OutcomeRe
   if (!shop || shop.installState !== "INSTALLED") return "ignored";
   const attempt = await prisma.billingAttempt.findUnique({
     where: { shopId_idempotencyKey: { shopId: shop.id, idempotencyKey: o.idempotencyKey } },
-    include: { cycle: { include: { contract: { select: { id: true, contractGid: true, customerGid: true } } } } },
+    include: {
+      cycle: {
+        include: {
+          contract: {
+            select: { id: true, contractGid: true, customerGid: true, productTitle: true, nextBillingAt: true, chargeAmountCents: true, currencyCode: true },
+          },
+        },
+      },
+    },
   });
   // An attempt this engine did not make (a merchant's manual charge): nothing of ours to move.
   if (!attempt || attempt.cycle.contractGid !== o.contractGid) {
@@ -66,6 +76,7 @@ export async function handleBillingOutcome(o: BillingOutcome): Promise<OutcomeRe
   const platformContract: PlatformContract | null = success ? await (await platformFor(o.shopDomain)).getContract(o.contractGid) : null;
   const policy = success ? null : await billingPolicy(shop.id);
 
+  const mail: (Queued | null)[] = [];
   const settled = await prisma.$transaction(async (tx) => {
     const moved = await tx.billingAttempt.updateMany({
       // A challenged attempt may still succeed (the customer authenticated); nothing else moves twice.
@@ -127,12 +138,43 @@ export async function handleBillingOutcome(o: BillingOutcome): Promise<OutcomeRe
       data: { ...base, error_code: o.errorCode, amount, next_retry_at: nextRetryAt?.toISOString() ?? null },
     });
     announced.push(published);
+    // The customer's e-mail (essential: never gated by preferences), in the same transaction.
+    mail.push(
+      await queueMail(tx, {
+        shopId: shop.id,
+        kind: nextRetryAt ? "payment_failed" : "payment_failed_final",
+        customerGid: contract.customerGid,
+        contractGid: contract.contractGid,
+        cycle: `${attempt.cycle.cycleAt.toISOString()}#${attempt.number}`,
+        vars: {
+          ...contractVars(o.shopDomain, {
+            ...contract,
+            chargeAmountCents: attempt.amountMinor === null ? null : Number(attempt.amountMinor),
+            currencyCode: attempt.currencyCode,
+          }),
+          ...(nextRetryAt ? { retry_date: longDate(nextRetryAt) } : {}),
+        },
+      }),
+    );
     return { result: nextRetryAt ? ("failed" as const) : ("dunning_ended" as const), published: announced };
   });
   await dispatchDeliveries(settled.published);
+  await dispatchMail(mail);
+  if (mail.some(Boolean)) await askForCardUpdate(o.shopDomain, o.contractGid);
   // Whether this delivery or an earlier one ended dunning, a final action still owed is done now.
   await applyFinalAction(o.shopDomain, attempt.cycleId);
   return settled.result;
+}
+
+/** Shopify's own secure card-update e-mail (customerPaymentMethodSendUpdateEmail), best effort. */
+async function askForCardUpdate(shopDomain: string, contractGid: string): Promise<void> {
+  try {
+    const platform = await platformFor(shopDomain);
+    const method = await platform.getPaymentMethod(contractGid);
+    if (method) await platform.sendPaymentMethodUpdateEmail(method.id);
+  } catch (err) {
+    log.warn("could not ask the platform to send the payment-method update e-mail", { err, contract: contractGid });
+  }
 }
 
 /** A prepaid gift counts each successful charge; the last one ends it (gift.ended). */

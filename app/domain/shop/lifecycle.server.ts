@@ -92,6 +92,8 @@ export async function redactCustomer(ref: CustomerRef): Promise<void> {
       const blank = { gifterName: null, gifterEmail: null, message: null };
       await tx.gift.updateMany({ where: { shopId, gifterEmail: ref.email }, data: blank });
       await tx.gift.updateMany({ where: { shopId, recipientEmail: ref.email }, data: { recipientName: null, recipientEmail: null, message: null } });
+      // The mail log's rows (with their recipient) went above; a suppressed address is erased too.
+      await tx.emailSuppression.deleteMany({ where: { shopId, address: ref.email.trim().toLowerCase() } });
     }
   });
 }

@@ -169,6 +169,27 @@ const failedExports: Check = async ({ shopId, now }) => {
   }));
 };
 
+/**
+ * A payment-failed e-mail of ours hard-bounced in the last 30 days: the customer does not know their
+ * card failed (Shopify's own card-update e-mail may reach them; ours did not). One per contract.
+ */
+const bouncedPaymentMail: Check = async ({ shopId, now }) => {
+  const rows = await prisma.notificationLogEntry.findMany({
+    where: { shopId, event: { in: ["payment_failed", "payment_failed_final"] }, status: "bounced", bouncedAt: { gte: new Date(now.getTime() - 30 * DAY) } },
+    select: { contractGid: true },
+    distinct: ["contractGid"],
+    take: 50,
+  });
+  return rows.map((r) => ({
+    id: `payment_mail_bounced:${r.contractGid}`,
+    severity: "high",
+    area: "Customers",
+    title: `The payment-failed e-mail for subscription ${r.contractGid?.split("/").pop()} bounced`,
+    action: "The customer may not know their card failed: reach them another way, or check the address in Shopify.",
+    link: { label: "Open notifications", url: "/app/notifications" },
+  }));
+};
+
 /** Contracts whose first billing date at Shopify differs from the plan's schedule (the drift check). */
 const scheduleDrift: Check = async ({ shopId }) => {
   const rows = await prisma.contract.findMany({
@@ -191,6 +212,7 @@ const scheduleDrift: Check = async ({ shopId }) => {
 };
 
 export const CHECKS: readonly Check[] = [
+  bouncedPaymentMail,
   disabledEndpoints,
   failingEndpoints,
   planBelowPro,

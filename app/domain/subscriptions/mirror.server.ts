@@ -14,6 +14,15 @@ import { platformFor } from "../../platform/index.server";
 import type { PlatformContract } from "../../platform/port";
 import type { EventType } from "../outbound-webhooks/catalogue";
 import { publishEvent, type Published } from "../outbound-webhooks/publish.server";
+import { dispatchMail, queueMail, type Queued } from "../notifications/outbox.server";
+import { contractVars } from "../notifications/vars.server";
+
+/** The customer's confirmation of a status change, queued with its announcement (docs/decisions/101). */
+const CONFIRMATIONS = {
+  "subscription.paused": "subscription_paused",
+  "subscription.cancelled": "subscription_cancelled",
+  "subscription.reactivated": "subscription_resumed",
+} as const;
 import { dispatchDeliveries } from "../outbound-webhooks/jobs.server";
 import { parseDecimalToMinor } from "../shared/money.server";
 
@@ -182,6 +191,7 @@ export async function syncContractFromWebhook(hook: ContractWebhook): Promise<"m
   if (!contract) return "ignored"; // not ours (read_own) or gone
 
   // The mirror, the announcements and their deliveries commit together (the outbox, decision 051).
+  const mail: (Queued | null)[] = [];
   const announced = await prisma.$transaction(async (tx): Promise<Published[]> => {
     await upsertContract(tx, shop.id, contract);
     // Announcements of one contract take turns: without the lock, a pause and a resume processed
@@ -189,7 +199,16 @@ export async function syncContractFromWebhook(hook: ContractWebhook): Promise<"m
     await tx.$executeRaw`SELECT 1 FROM contracts WHERE shop_id = ${shop.id} AND contract_gid = ${hook.contractGid} FOR UPDATE`;
     const row = await tx.contract.findUniqueOrThrow({
       where: { shopId_contractGid: { shopId: shop.id, contractGid: hook.contractGid } },
-      select: { id: true, customerGid: true, announcedStatus: true, announcedRevision: true },
+      select: {
+        id: true,
+        customerGid: true,
+        announcedStatus: true,
+        announcedRevision: true,
+        productTitle: true,
+        nextBillingAt: true,
+        chargeAmountCents: true,
+        currencyCode: true,
+      },
     });
     const { notices, settled } = await noticesToAnnounce(tx, hook, row.announcedRevision, row.announcedStatus !== null);
     const published: Published[] = [];
@@ -209,6 +228,13 @@ export async function syncContractFromWebhook(hook: ContractWebhook): Promise<"m
       } else if (type) {
         const data = { contract_id: contractId, customer_id: row.customerGid, previous_status: status, new_status: notice.status };
         published.push(await publishEvent(tx, { ...base, type, data }));
+        if (type in CONFIRMATIONS) {
+          const kind = CONFIRMATIONS[type as keyof typeof CONFIRMATIONS];
+          const vars = contractVars(hook.shopDomain, { ...row, contractGid: contractId });
+          mail.push(
+            await queueMail(tx, { shopId: shop.id, kind, customerGid: row.customerGid, contractGid: contractId, cycle: `rev${notice.revisionNumber}`, vars }),
+          );
+        }
       }
       status = notice.status;
     }
@@ -219,6 +245,7 @@ export async function syncContractFromWebhook(hook: ContractWebhook): Promise<"m
     return published;
   });
   await dispatchDeliveries(announced);
+  await dispatchMail(mail);
   return "mirrored";
 }
 

@@ -18,6 +18,8 @@ import { reconcileContract } from "./mirror.server";
 import { iso, parseDecimalToMinor } from "../shared/money.server";
 import { scheduleForContract, shopTimeZone } from "../catalog/selling-plans.server";
 import { addMonths, rescheduleTarget, skipTarget, FIVE_YEARS_MONTHS } from "../shared/schedule";
+import { queueAndDispatch } from "../notifications/outbox.server";
+import { contractVars } from "../notifications/vars.server";
 import { contractNotFound, findOwnedContract, type LineView, type OwnedContract } from "./reads.server";
 
 export type WriteAction = "pause" | "resume" | "cancel" | "skip" | "reschedule" | "update_line";
@@ -164,7 +166,32 @@ export async function skipSubscription(ctx: WriteContext): Promise<WriteReceipt>
   const p = await port(ctx);
   const intent = intentOf(ctx, "skip", before, { nextBillingAt: target.toISOString() });
   await mutate(ctx, intent, () => p.setNextBillingDate(ctx.contractGid, target.toISOString()));
-  return receipt("skip", before, await reconciled(ctx));
+  const after = await reconciled(ctx);
+  await confirmSkip(ctx, before, target);
+  return receipt("skip", before, after);
+}
+
+/**
+ * The skip confirmation (a skip changes no status, so no contract webhook announces it). Keyed by
+ * the skipped date: a retried skip is one e-mail. Best effort after the write succeeded.
+ */
+async function confirmSkip(ctx: WriteContext, before: OwnedContract, target: Date): Promise<void> {
+  try {
+    const c = await prisma.contract.findUniqueOrThrow({
+      where: { shopId_contractGid: { shopId: ctx.shopId, contractGid: ctx.contractGid } },
+      select: { customerGid: true, productTitle: true, chargeAmountCents: true, currencyCode: true },
+    });
+    await queueAndDispatch({
+      shopId: ctx.shopId,
+      kind: "subscription_skipped",
+      customerGid: c.customerGid,
+      contractGid: ctx.contractGid,
+      cycle: before.nextBillingAt?.toISOString() ?? target.toISOString(),
+      vars: contractVars(ctx.shopDomain, { ...c, contractGid: ctx.contractGid, nextBillingAt: target }),
+    });
+  } catch (err) {
+    log.warn("could not queue the skip confirmation", { err, contract: ctx.contractGid });
+  }
 }
 
 /** The reschedule window (docs/decisions/023-subscription-writes.md): the date must be in the future and within five years. */

@@ -184,11 +184,13 @@ export const Notification = z.strictObject({
   id: z.string(),
   event: z.string(),
   category: z.string(),
-  status: z.string().describe("queued, sent, delivered, bounced or failed"),
+  status: z.string().describe("queued, sent, delivered, bounced, failed, deferred or skipped (sent: an SMTP server accepted it; delivered only on evidence)"),
   customer_id: Gid("Customer"),
   contract_id: Gid("SubscriptionContract").nullable(),
   title: z.string(),
   delivered_at: Timestamp.nullable(),
+  sent_at: Timestamp.nullable(),
+  bounced_at: Timestamp.nullable(),
   created_at: Timestamp,
 });
 

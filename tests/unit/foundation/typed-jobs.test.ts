@@ -26,7 +26,9 @@ describe("typed jobs", () => {
   it("producers and processors agree on each payload (compile-time)", () => {
     expectTypeOf<JobData<"mirror", "sync-contract">>().toEqualTypeOf<ContractWebhook>();
     expectTypeOf<TypedJob<"exports", "render">["data"]>().toEqualTypeOf<{ exportId: string }>();
-    expectTypeOf<keyof QueueJobs["sweeps"]>().toEqualTypeOf<"daily-sweep" | "reconcile-all" | "exports-requeue" | "imports-requeue" | "webhooks-requeue">();
+    expectTypeOf<keyof QueueJobs["sweeps"]>().toEqualTypeOf<
+      "daily-sweep" | "reconcile-all" | "exports-requeue" | "imports-requeue" | "webhooks-requeue" | "mail-requeue" | "card-expiry"
+    >();
     // Never called: these lines exist for the type checker.
     const mistakes = () => {
       // @ts-expect-error a misspelt field is refused at the producer

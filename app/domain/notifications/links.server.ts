@@ -1,0 +1,51 @@
+// Signed addresses of the mail path, all HMAC-SHA256 under SERVICE_SECRET with a purpose label:
+//   - the one-click unsubscribe link (RFC 8058): shop, customer and category, signed, so a POST
+//     to it needs no login and cannot be forged for another customer or category;
+//   - the VERP return path bounce+<row id>.<sig>@MAIL_BOUNCE_DOMAIN: a DSN that comes back to it
+//     names the message it is about, and a forged one is ignored;
+//   - the Message-ID, derived from the idempotency key, so a resend of the same message (the one
+//     crash window, docs/decisions/101) carries the same Message-ID and receivers can fold it.
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { env } from "../../env.server";
+
+const mac = (purpose: string, value: string, len = 16) =>
+  createHmac("sha256", env().SERVICE_SECRET).update(`${purpose}\n${value}`).digest("base64url").slice(0, len);
+
+const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+export interface UnsubscribeTarget {
+  shopId: string;
+  customerGid: string;
+  category: string;
+}
+
+const unsubValue = (t: UnsubscribeTarget) => `${t.shopId}\n${t.customerGid}\n${t.category}`;
+
+export function unsubscribeUrl(t: UnsubscribeTarget): string {
+  const q = new URLSearchParams({ s: t.shopId, c: t.customerGid, k: t.category, t: mac("unsubscribe", unsubValue(t), 32) });
+  return `${env().SHOPIFY_APP_URL}/email/unsubscribe?${q.toString()}`;
+}
+
+/** The target of a signed unsubscribe link, or null when the signature does not match. */
+export function verifyUnsubscribe(params: URLSearchParams): UnsubscribeTarget | null {
+  const t = { shopId: params.get("s") ?? "", customerGid: params.get("c") ?? "", category: params.get("k") ?? "" };
+  const sig = params.get("t") ?? "";
+  if (!t.shopId || !t.customerGid || !t.category) return null;
+  return same(sig, mac("unsubscribe", unsubValue(t), 32)) ? t : null;
+}
+
+export function verpAddress(rowId: string): string {
+  return `bounce+${rowId}.${mac("verp", rowId, 12)}@${env().MAIL_BOUNCE_DOMAIN}`;
+}
+
+/** The notification row a VERP address names (null when absent or forged). */
+export function rowFromVerp(address: string): string | null {
+  const m = /bounce\+([a-z0-9]+)\.([A-Za-z0-9_-]{12})@/i.exec(address);
+  if (!m) return null;
+  return same(m[2], mac("verp", m[1], 12)) ? m[1] : null;
+}
+
+export function messageIdFor(shopId: string, idempotencyKey: string): string {
+  const h = createHash("sha256").update(`${shopId}\n${idempotencyKey}`).digest("hex").slice(0, 32);
+  return `<${h}@${env().MAIL_BOUNCE_DOMAIN}>`;
+}

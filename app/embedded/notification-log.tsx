@@ -1,0 +1,177 @@
+// The Notifications page's log: an IndexTable of the shop's messages with IndexFilters (status
+// tabs, a customer-id search, a message filter). Filters live in the URL, so a reload or a shared
+// link shows the same view; the loader reads them (app/embedded/notifications-page.server.ts).
+import { useEffect, useRef, useState } from "react";
+import { useNavigate } from "@remix-run/react";
+import { Badge, BlockStack, Card, ChoiceList, IndexFilters, IndexTable, Text, useSetIndexFiltersMode, type BadgeProps } from "@shopify/polaris";
+import { formatDateTime } from "./format";
+
+export interface LogRow {
+  id: string;
+  event: string;
+  status: string;
+  title: string;
+  customer_id: string;
+  attempts: number;
+  created_at: string;
+  send_after: string;
+  sent_at: string | null;
+  delivered_at: string | null;
+  bounced_at: string | null;
+  smtp_response: string | null;
+  reason: string | null;
+}
+
+const TONES: Record<string, BadgeProps["tone"]> = {
+  delivered: "success",
+  sent: "info",
+  bounced: "critical",
+  failed: "critical",
+  deferred: "warning",
+  skipped: undefined,
+  queued: "attention",
+};
+
+export function StatusPill({ status }: { status: string }) {
+  return <Badge tone={TONES[status]}>{status.charAt(0).toUpperCase() + status.slice(1)}</Badge>;
+}
+
+function lifecycle(r: LogRow): string {
+  const steps = [`queued ${formatDateTime(r.created_at)}`];
+  if (r.status === "queued" || r.status === "deferred") steps.push(`next try ${formatDateTime(r.send_after)}`);
+  if (r.sent_at) steps.push(`sent ${formatDateTime(r.sent_at)}`);
+  if (r.delivered_at) steps.push(`delivered ${formatDateTime(r.delivered_at)}`);
+  if (r.bounced_at) steps.push(`bounced ${formatDateTime(r.bounced_at)}`);
+  return steps.join(" → ");
+}
+
+export function NotificationLog(props: {
+  rows: LogRow[];
+  statuses: string[];
+  kinds: { label: string; value: string }[];
+  filters: { status: string; kind: string; customer: string };
+}) {
+  const { rows, statuses, kinds, filters } = props;
+  const navigate = useNavigate();
+  const { mode, setMode } = useSetIndexFiltersMode();
+  const [query, setQuery] = useState(filters.customer);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const apply = (next: Partial<typeof filters>) => {
+    const merged = { ...filters, ...next };
+    const p = new URLSearchParams();
+    for (const [k, v] of Object.entries(merged)) if (v) p.set(k, v);
+    navigate(`/app/notifications${p.size ? `?${p}` : ""}#log`, { replace: true, preventScrollReset: true });
+  };
+  useEffect(() => () => clearTimeout(timer.current), []);
+  // Polaris' IndexTable scrolls sideways at phone widths in a container keyboard users cannot
+  // reach; making it a focusable, named region lets them scroll it (axe: scrollable-region-focusable).
+  const wrap = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const scroller = wrap.current?.querySelector<HTMLElement>(".Polaris-IndexTable-ScrollContainer");
+    if (!scroller) return;
+    scroller.tabIndex = 0;
+    scroller.setAttribute("role", "region");
+    scroller.setAttribute("aria-label", "Message log");
+  }, [rows]);
+  const tabs = ["", ...statuses].map((s, i) => ({ id: `status-${s || "all"}`, content: s ? s.charAt(0).toUpperCase() + s.slice(1) : "All", index: i }));
+  const selected = Math.max(0, ["", ...statuses].indexOf(filters.status));
+  const kindLabel = kinds.find((k) => k.value === filters.kind)?.label;
+
+  return (
+    <Card padding="0">
+      <IndexFilters
+        queryValue={query}
+        queryPlaceholder="Search by customer id"
+        onQueryChange={(v) => {
+          setQuery(v);
+          clearTimeout(timer.current);
+          timer.current = setTimeout(() => apply({ customer: v.trim() }), 400);
+        }}
+        onQueryClear={() => {
+          setQuery("");
+          apply({ customer: "" });
+        }}
+        tabs={tabs}
+        selected={selected}
+        onSelect={(i) => apply({ status: ["", ...statuses][i] ?? "" })}
+        filters={[
+          {
+            key: "kind",
+            label: "Message",
+            shortcut: true,
+            filter: (
+              <ChoiceList
+                title="Message"
+                titleHidden
+                choices={kinds}
+                selected={filters.kind ? [filters.kind] : []}
+                onChange={(v) => apply({ kind: v[0] ?? "" })}
+              />
+            ),
+          },
+        ]}
+        appliedFilters={kindLabel ? [{ key: "kind", label: `Message: ${kindLabel}`, onRemove: () => apply({ kind: "" }) }] : []}
+        onClearAll={() => {
+          setQuery("");
+          apply({ kind: "", customer: "" });
+        }}
+        mode={mode}
+        setMode={setMode}
+        canCreateNewView={false}
+        filteringAccessibilityTooltip="Filter the log"
+      />
+      <div ref={wrap}>
+        <IndexTable
+          resourceName={{ singular: "message", plural: "messages" }}
+          itemCount={rows.length}
+          selectable={false}
+          emptyState={
+            <div style={{ padding: "1rem" }}>
+              <Text as="p">No messages match.</Text>
+            </div>
+          }
+          headings={[{ title: "Message" }, { title: "Status" }, { title: "Customer" }, { title: "Lifecycle" }, { title: "SMTP reply and reason" }]}
+        >
+          {rows.map((r, i) => (
+            <IndexTable.Row id={r.id} key={r.id} position={i}>
+              <IndexTable.Cell>
+                <BlockStack gap="050">
+                  <Text as="span" fontWeight="semibold">
+                    {r.title}
+                  </Text>
+                  <Text as="span" tone="subdued">
+                    {kinds.find((k) => k.value === r.event)?.label ?? r.event}
+                  </Text>
+                </BlockStack>
+              </IndexTable.Cell>
+              <IndexTable.Cell>
+                <StatusPill status={r.status} />
+              </IndexTable.Cell>
+              <IndexTable.Cell>{r.customer_id.split("/").pop()}</IndexTable.Cell>
+              <IndexTable.Cell>
+                <Text as="span" variant="bodySm">
+                  {lifecycle(r)}
+                  {r.attempts > 1 ? ` (${r.attempts} attempts)` : ""}
+                </Text>
+              </IndexTable.Cell>
+              <IndexTable.Cell>
+                <BlockStack gap="050">
+                  {r.smtp_response && (
+                    <Text as="span" variant="bodySm">
+                      {r.smtp_response}
+                    </Text>
+                  )}
+                  {r.reason && r.reason !== r.smtp_response && (
+                    <Text as="span" variant="bodySm" tone="subdued">
+                      {r.reason}
+                    </Text>
+                  )}
+                </BlockStack>
+              </IndexTable.Cell>
+            </IndexTable.Row>
+          ))}
+        </IndexTable>
+      </div>
+    </Card>
+  );
+}

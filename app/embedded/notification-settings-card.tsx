@@ -1,0 +1,160 @@
+// The Notifications page's settings: sender name, reply-to, sending domain with the DKIM record to
+// publish, the reminder lead time (the billing policy's reminder days, one setting), the shop's time
+// zone and quiet hours, and which non-essential messages are sent.
+import { useState } from "react";
+import { useFetcher } from "@remix-run/react";
+import { Banner, BlockStack, Box, Button, Checkbox, FormLayout, InlineGrid, InlineStack, Text, TextField } from "@shopify/polaris";
+import { SectionCard } from "./section-card";
+
+export interface SettingsView {
+  senderName: string | null;
+  replyTo: string | null;
+  sendingDomain: string | null;
+  timezone: string;
+  quietStart: number | null;
+  quietEnd: number | null;
+  disabledKinds: string[];
+}
+
+type Result = { ok: boolean; intent: string; error?: string; errors?: Record<string, string> };
+
+export function NotificationSettingsCard(props: {
+  settings: SettingsView;
+  leadDays: number;
+  dkimRecord: { name: string; type: string; value: string } | null;
+  kinds: { label: string; value: string; essential: boolean }[];
+}) {
+  const { settings, dkimRecord, kinds } = props;
+  const fetcher = useFetcher<Result>();
+  const [v, setV] = useState({
+    senderName: settings.senderName ?? "",
+    replyTo: settings.replyTo ?? "",
+    sendingDomain: settings.sendingDomain ?? "",
+    leadDays: String(props.leadDays || 3),
+    timezone: settings.timezone,
+    quietStart: settings.quietStart === null ? "" : String(settings.quietStart),
+    quietEnd: settings.quietEnd === null ? "" : String(settings.quietEnd),
+  });
+  const [disabled, setDisabled] = useState<string[]>(settings.disabledKinds);
+  const set = (k: keyof typeof v) => (value: string) => setV((p) => ({ ...p, [k]: value }));
+  const result = fetcher.state === "idle" && fetcher.data?.intent === "save-settings" ? fetcher.data : undefined;
+  const errors = result && !result.ok ? (result.errors ?? {}) : {};
+  const save = () => {
+    const form = new FormData();
+    form.set("intent", "save-settings");
+    for (const [k, val] of Object.entries(v)) form.set(k, val);
+    for (const k of disabled) form.append("disabledKinds", k);
+    fetcher.submit(form, { method: "post" });
+  };
+
+  return (
+    <SectionCard title="Settings">
+      {result && !result.ok && (
+        <Banner tone="critical" title={result.error ?? "The settings were not saved"}>
+          <p>Correct the fields marked below.</p>
+        </Banner>
+      )}
+      {result?.ok && (
+        <Banner tone="success" title="Settings saved" onDismiss={undefined}>
+          <p>New messages use them.</p>
+        </Banner>
+      )}
+      <FormLayout>
+        <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+          <TextField label="Sender name" value={v.senderName} onChange={set("senderName")} autoComplete="off" error={errors.senderName} />
+          <TextField label="Reply-to address" type="email" value={v.replyTo} onChange={set("replyTo")} autoComplete="off" error={errors.replyTo} />
+          <TextField
+            label="Sending domain"
+            value={v.sendingDomain}
+            onChange={set("sendingDomain")}
+            autoComplete="off"
+            placeholder="mail.example.com"
+            error={errors.sendingDomain}
+            helpText="Mail is sent from notifications@ this domain and signed with a DKIM key of your shop's own."
+          />
+          <TextField
+            label="Reminder lead time (days)"
+            type="number"
+            min={1}
+            max={10}
+            value={v.leadDays}
+            onChange={set("leadDays")}
+            autoComplete="off"
+            error={errors.leadDays}
+            helpText="Renewal reminders go this many days before each charge (also shown on Billing settings)."
+          />
+          <TextField
+            label="Time zone"
+            value={v.timezone}
+            onChange={set("timezone")}
+            autoComplete="off"
+            error={errors.timezone}
+            helpText="For example America/New_York"
+          />
+          <InlineGrid columns={2} gap="200">
+            <TextField
+              label="Quiet from (hour)"
+              type="number"
+              min={0}
+              max={23}
+              value={v.quietStart}
+              onChange={set("quietStart")}
+              autoComplete="off"
+              error={errors.quietStart}
+            />
+            <TextField
+              label="Quiet until (hour)"
+              type="number"
+              min={0}
+              max={23}
+              value={v.quietEnd}
+              onChange={set("quietEnd")}
+              autoComplete="off"
+              error={errors.quietEnd}
+              helpText="Messages due in between wait until then."
+            />
+          </InlineGrid>
+        </InlineGrid>
+        {dkimRecord && (
+          <Box background="bg-surface-secondary" padding="300" borderRadius="200">
+            <BlockStack gap="100">
+              <Text as="h3" variant="headingSm">
+                DNS record to publish
+              </Text>
+              <Text as="p" variant="bodySm">
+                Type {dkimRecord.type}, name <code>{dkimRecord.name}</code>
+              </Text>
+              <Text as="p" variant="bodySm" breakWord>
+                <code>{dkimRecord.value}</code>
+              </Text>
+            </BlockStack>
+          </Box>
+        )}
+        <BlockStack gap="100">
+          <Text as="h3" variant="headingSm">
+            Messages sent
+          </Text>
+          {kinds.map((k) => (
+            <Checkbox
+              key={k.value}
+              label={k.essential ? `${k.label} (essential, always sent)` : k.label}
+              checked={k.essential || !disabled.includes(k.value)}
+              disabled={k.essential}
+              onChange={(on) => setDisabled((d) => (on ? d.filter((x) => x !== k.value) : [...d, k.value]))}
+            />
+          ))}
+          {errors.disabledKinds && (
+            <Text as="p" tone="critical">
+              {errors.disabledKinds}
+            </Text>
+          )}
+        </BlockStack>
+        <InlineStack align="end">
+          <Button variant="primary" onClick={save} loading={fetcher.state !== "idle"}>
+            Save settings
+          </Button>
+        </InlineStack>
+      </FormLayout>
+    </SectionCard>
+  );
+}
