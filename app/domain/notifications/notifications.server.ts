@@ -1,7 +1,7 @@
 // Notification log reads (/docs#tag/Admin-API:-Notifications; event, status, customer_id; no name or e-mail address, ever:
 // the row's recipient and its reason (an SMTP reply may quote the address) are never selected here).
+import type { Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
-import { iso } from "../shared/money.server";
 import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../shared/paging.server";
 
 /** The lifecycle (docs/decisions/101-102); deferred and skipped were added after the first five. */
@@ -13,21 +13,24 @@ export interface NotificationFilters {
   customerId?: string;
 }
 
-export interface NotificationJson {
-  id: string;
-  event: string;
-  category: string;
-  status: string;
-  customer_id: string;
-  contract_id: string | null;
-  title: string;
-  delivered_at: string | null;
-  sent_at: string | null;
-  bounced_at: string | null;
-  created_at: string;
-}
+const LOG_FIELDS = {
+  id: true,
+  event: true,
+  category: true,
+  status: true,
+  customerGid: true,
+  contractGid: true,
+  title: true,
+  deliveredAt: true,
+  sentAt: true,
+  bouncedAt: true,
+  createdAt: true,
+} as const;
 
-export async function listNotifications(ctx: { shopId: string; filters: NotificationFilters; page: PageRequest }): Promise<PageResult<NotificationJson>> {
+/** A log entry as the APIs may show it: never the recipient's address nor the SMTP reply. */
+export type NotificationView = Prisma.NotificationLogEntryGetPayload<{ select: typeof LOG_FIELDS }>;
+
+export async function listNotifications(ctx: { shopId: string; filters: NotificationFilters; page: PageRequest }): Promise<PageResult<NotificationView>> {
   const f = ctx.filters;
   const rows = await prisma.notificationLogEntry.findMany({
     where: {
@@ -39,31 +42,7 @@ export async function listNotifications(ctx: { shopId: string; filters: Notifica
     },
     orderBy: KEYSET_ORDER,
     take: ctx.page.limit + 1,
-    select: {
-      id: true,
-      event: true,
-      category: true,
-      status: true,
-      customerGid: true,
-      contractGid: true,
-      title: true,
-      deliveredAt: true,
-      sentAt: true,
-      bouncedAt: true,
-      createdAt: true,
-    },
+    select: LOG_FIELDS,
   });
-  return toPage(rows, ctx.page.limit, (n) => ({
-    id: n.id,
-    event: n.event,
-    category: n.category,
-    status: n.status,
-    customer_id: n.customerGid,
-    contract_id: n.contractGid,
-    title: n.title,
-    delivered_at: iso(n.deliveredAt),
-    sent_at: iso(n.sentAt),
-    bounced_at: iso(n.bouncedAt),
-    created_at: n.createdAt.toISOString(),
-  }));
+  return toPage(rows, ctx.page.limit, (n) => n);
 }

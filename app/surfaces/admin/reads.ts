@@ -23,6 +23,7 @@ import {
   boxJson,
   bundleJson,
   campaignJson,
+  notificationJson,
   planJson,
   churnJson,
   cohortsJson,
@@ -209,7 +210,7 @@ export const adminReadRoutes = [
     tags: ["Notifications"],
     handler: (ctx) =>
       listed(ctx.query, "notifications", ["event", "status", "customer_id"], (p) =>
-        listNotifications({ shopId: ctx.shop.id, filters: readQuery(notificationListQuery, ctx.query), page: p }),
+        shaped(notificationJson)(listNotifications({ shopId: ctx.shop.id, filters: readQuery(notificationListQuery, ctx.query), page: p })),
       ),
   }),
   defineRoute({

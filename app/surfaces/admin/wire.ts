@@ -9,6 +9,7 @@ import { iso, money } from "../../domain/shared/money.server";
 import type { BoxView, BundleView } from "../../domain/catalog/bundles.server";
 import type { MixMatchDetailView, MixMatchView } from "../../domain/catalog/mixmatch.server";
 import type { GiftView } from "../../domain/gifts/gifts.server";
+import type { NotificationView } from "../../domain/notifications/notifications.server";
 import type { ChurnView, CohortsView, MrrView, RecoveryView } from "../../domain/insights/analytics.server";
 import { decodedPage, type EncodedPage, type PageResult } from "../../domain/shared/paging.server";
 import type { LineView, SubscriptionDetailView, SubscriptionView } from "../../domain/subscriptions/reads.server";
@@ -241,4 +242,18 @@ export const planJson = (g: SellingPlanGroup): z.input<typeof S.Plan> => ({
   schedule: scheduleJson(g),
   created_at: g.createdAt.toISOString(),
   updated_at: g.updatedAt.toISOString(),
+});
+
+export const notificationJson = (n: NotificationView): z.input<typeof S.Notification> => ({
+  id: n.id,
+  event: n.event,
+  category: n.category,
+  status: n.status,
+  customer_id: n.customerGid,
+  contract_id: n.contractGid,
+  title: n.title,
+  delivered_at: iso(n.deliveredAt),
+  sent_at: iso(n.sentAt),
+  bounced_at: iso(n.bouncedAt),
+  created_at: n.createdAt.toISOString(),
 });

@@ -362,7 +362,19 @@ describe("win-back and notifications", () => {
     const all = await api(key, "GET", "/notifications");
     expect(all.json.data).toHaveLength(2);
     for (const n of all.json.data) {
-      expect(Object.keys(n).sort()).toEqual(["category", "contract_id", "created_at", "customer_id", "delivered_at", "event", "id", "status", "title"]);
+      expect(Object.keys(n).sort()).toEqual([
+        "bounced_at",
+        "category",
+        "contract_id",
+        "created_at",
+        "customer_id",
+        "delivered_at",
+        "event",
+        "id",
+        "sent_at",
+        "status",
+        "title",
+      ]);
     }
     expect((await api(key, "GET", "/notifications?event=payment_failed")).json.data).toHaveLength(1);
     expect((await api(key, "GET", "/notifications?status=delivered")).json.data).toHaveLength(1);
