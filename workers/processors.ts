@@ -19,6 +19,7 @@ import { queueBillingRuns } from "../app/domain/renewals/jobs.server";
 import { sendMailRow } from "../app/domain/notifications/send.server";
 import { requeueLostMail } from "../app/domain/notifications/sweep.server";
 import { queueCardExpiryNotices } from "../app/domain/notifications/card-expiry.server";
+import { queueBoxReminders } from "../app/domain/notifications/box-mail.server";
 
 /** A job made from an inbound Shopify webhook (id shopify-<webhook id>) marks its stored row processed, so the sweeper leaves it be. */
 const inbound =
@@ -75,6 +76,13 @@ export const PROCESSORS: Processors = {
       for (const s of shops) queued += await queueCardExpiryNotices(s.domain);
       return { shops: shops.length, queued };
     },
+    // Box reminders: subscribers without a pick whose cutoff is within 2 days (once per charge date).
+    "box-reminder": async () => {
+      const shops = await prisma.shop.findMany({ where: { installState: "INSTALLED" }, select: { domain: true } });
+      let queued = 0;
+      for (const s of shops) queued += await queueBoxReminders(s.domain);
+      return { shops: shops.length, queued };
+    },
   },
   exports: {
     // A retryable failure throws (BullMQ retries with back-off); on the last attempt it fails the job.
@@ -111,5 +119,6 @@ export const SCHEDULES = [
   { queue: QUEUES.sweeps, id: "webhooks-requeue", pattern: env().WEBHOOK_SWEEP_CRON, name: "webhooks-requeue" },
   { queue: QUEUES.sweeps, id: "mail-requeue", pattern: env().WEBHOOK_SWEEP_CRON, name: "mail-requeue" },
   { queue: QUEUES.sweeps, id: "card-expiry", pattern: "0 9 * * *", name: "card-expiry" },
+  { queue: QUEUES.sweeps, id: "box-reminder", pattern: "0 9 * * *", name: "box-reminder" },
   { queue: QUEUES.billing, id: "billing-tick", pattern: env().BILLING_CRON, name: "billing-tick" },
 ] as const;

@@ -50,6 +50,7 @@ export interface QueueJobs {
     "webhooks-requeue": NoData;
     "mail-requeue": NoData;
     "card-expiry": NoData;
+    "box-reminder": NoData;
   };
   /** Export jobs: one BullMQ job per export, its id the export's id (docs/decisions/057). */
   exports: {

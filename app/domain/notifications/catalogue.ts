@@ -16,6 +16,8 @@ export interface MessageKind {
 
 const CONTRACT_VARS = ["shop_name", "contract_number", "product_title", "next_billing_date", "amount", "manage_url"];
 
+const BOX_VARS = [...CONTRACT_VARS, "box_title", "box_period", "pick_until"];
+
 export const MESSAGE_KINDS = [
   {
     kind: "renewal_reminder",
@@ -48,6 +50,22 @@ export const MESSAGE_KINDS = [
     subject: "Your {{ card_brand }} ending in {{ card_last4 }} expires soon",
     body: "Hello,\n\nThe card your subscription is charged to ({{ card_brand }} ending in {{ card_last4 }}) expires at the end of {{ card_expiry }}.\n\nShopify will e-mail you a secure link to update it, or visit {{ manage_url }}\n\n{{ shop_name }}",
     variables: ["shop_name", "card_brand", "card_last4", "card_expiry", "manage_url"],
+  },
+  {
+    kind: "box_menu_open",
+    label: "Box menu open",
+    category: "box",
+    subject: "The {{ box_period }} menu for your {{ box_title }} is open",
+    body: "Hello,\n\nThe {{ box_period }} menu for your {{ box_title }} is ready. Pick what goes in your box until {{ pick_until }}; your next charge is on {{ next_billing_date }}.\n\nTo pick, visit {{ manage_url }}\n\n{{ shop_name }}",
+    variables: BOX_VARS,
+  },
+  {
+    kind: "box_reminder",
+    label: "Box reminder (before the cutoff)",
+    category: "box",
+    subject: "Pick your {{ box_title }} before {{ pick_until }}",
+    body: "Hello,\n\nYou have not picked your {{ box_period }} {{ box_title }} yet. Picking closes on {{ pick_until }}; after that we send the box as it stands.\n\nTo pick, visit {{ manage_url }}\n\n{{ shop_name }}",
+    variables: BOX_VARS,
   },
   {
     kind: "subscription_paused",
@@ -103,4 +121,7 @@ export const SAMPLE_VARIABLES: Record<string, string> = {
   card_brand: "Visa",
   card_last4: "4242",
   card_expiry: "12/2030",
+  box_title: "Treat box",
+  box_period: "March 2031",
+  pick_until: "March 11, 2031 at 12:00 AM",
 };

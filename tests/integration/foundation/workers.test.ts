@@ -68,6 +68,7 @@ describe("workers", () => {
     await Promise.all(workers.map((w) => w.ready));
     const schedulers = await queue(QUEUES.sweeps).getJobSchedulers();
     expect(schedulers.map((s) => s.key).sort()).toEqual([
+      "box-reminder",
       "card-expiry",
       "daily-sweep",
       "exports-requeue",
@@ -91,12 +92,30 @@ describe("workers", () => {
     await worker.ready;
     try {
       const keys = async () => (await queue(QUEUES.sweeps).getJobSchedulers()).map((s) => s.key).sort();
-      expect(await keys()).toEqual(["card-expiry", "daily-sweep", "exports-requeue", "imports-requeue", "mail-requeue", "reconcile-all", "webhooks-requeue"]);
+      expect(await keys()).toEqual([
+        "box-reminder",
+        "card-expiry",
+        "daily-sweep",
+        "exports-requeue",
+        "imports-requeue",
+        "mail-requeue",
+        "reconcile-all",
+        "webhooks-requeue",
+      ]);
       // Redis loses everything under this run's prefix (never FLUSHDB: tests/support/redis-keys.ts).
       expect(await deleteRedisPrefix(queueConnection(), env().REDIS_PREFIX)).toBeGreaterThan(0);
       expect(await keys()).toEqual([]);
-      await eventually(async () => (await keys()).length === 7, 60_000);
-      expect(await keys()).toEqual(["card-expiry", "daily-sweep", "exports-requeue", "imports-requeue", "mail-requeue", "reconcile-all", "webhooks-requeue"]);
+      await eventually(async () => (await keys()).length === 8, 60_000);
+      expect(await keys()).toEqual([
+        "box-reminder",
+        "card-expiry",
+        "daily-sweep",
+        "exports-requeue",
+        "imports-requeue",
+        "mail-requeue",
+        "reconcile-all",
+        "webhooks-requeue",
+      ]);
       // Each scheduler has its next run waiting again, not just its definition.
       await eventually(async () => (await queue(QUEUES.sweeps).getDelayedCount()) >= 7, 30_000);
     } finally {
