@@ -10,7 +10,6 @@ export const NOTIFICATION_EVENT_NAMES = [
   "order_confirmation",
   "shipping_confirmation",
   "box_menu_published",
-  "box_menu_open",
   "box_reminder",
   "payment_failed",
   "payment_failed_final",

@@ -1,7 +1,7 @@
 // Publishing a build-a-box menu (docs/email.md, "Box mail"). The one write that opens a period for
 // picking: the box of (bundle, period) becomes published and, in the same transaction, every
 // ACTIVE contract on the bundle's selling plan group whose next charge ships that period (and
-// whose cutoff is still ahead) gets one `box_menu_open` outbox row, keyed per (contract, bundle,
+// whose cutoff is still ahead) gets one `box_menu_published` outbox row, keyed per (contract, bundle,
 // period): publishing again, or after an unpublish, sends nothing twice. The merchant's box UI
 // (issue 25) calls this; today the tests and the bench do.
 import { prisma } from "../../db.server";

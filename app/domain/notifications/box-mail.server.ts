@@ -1,9 +1,9 @@
-// Build-a-box mail (docs/email.md): `box_menu_open` when a period's menu is published (written by
+// Build-a-box mail (docs/email.md): `box_menu_published` when a period's menu is published (written by
 // the catalog's publishBoxMenu in its transaction) and `box_reminder`, a daily job ("box-reminder"
 // job scheduler) for subscribers who have not picked yet and whose selection cutoff (next charge
 // minus the bundle's selection_cutoff_days) falls within the next BOX_REMINDER_LEAD_DAYS days.
 // Both are category `box` (the customer's preference gates them; List-Unsubscribe like every
-// non-essential message). Keys: box_menu_open:<contract>:<bundle>:<period>, so publishing again
+// non-essential message). Keys: box_menu_published:<contract>:<bundle>:<period>, so publishing again
 // sends nothing; box_reminder:<contract>:<charge date>, so a rerun sends nothing and a moved
 // charge date sends once more (the renewal reminder's rule).
 import type { Prisma } from "@prisma/client";
@@ -62,11 +62,11 @@ export function periodLabel(period: string): string {
   return new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(Date.UTC(y, m - 1, 1)));
 }
 
-/** The `box_menu_open` row of one subscriber, in the publishing transaction (null: queued before). */
+/** The `box_menu_published` row of one subscriber, in the publishing transaction (null: queued before). */
 export function queueBoxMenuOpen(tx: Prisma.TransactionClient, i: BoxMailInput): Promise<Queued | null> {
   return queueMail(tx, {
     shopId: i.shopId,
-    kind: "box_menu_open",
+    kind: "box_menu_published",
     customerGid: i.contract.customerGid,
     contractGid: i.contract.contractGid,
     cycle: `${i.bundle.id}:${i.period}`,

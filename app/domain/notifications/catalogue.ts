@@ -52,7 +52,7 @@ export const MESSAGE_KINDS = [
     variables: ["shop_name", "card_brand", "card_last4", "card_expiry", "manage_url"],
   },
   {
-    kind: "box_menu_open",
+    kind: "box_menu_published",
     label: "Box menu open",
     category: "box",
     subject: "The {{ box_period }} menu for your {{ box_title }} is open",

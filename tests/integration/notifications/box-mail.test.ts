@@ -1,4 +1,4 @@
-// Build-a-box mail (docs/email.md, "Box mail"): `box_menu_open` when a period's menu is published
+// Build-a-box mail (docs/email.md, "Box mail"): `box_menu_published` when a period's menu is published
 // (publishBoxMenu, one outbox row per active subscriber in the publishing transaction) and the
 // daily `box_reminder` for subscribers without a pick whose cutoff is within 2 days. Category
 // `box`: the customer's preference gates both, and both carry List-Unsubscribe.
@@ -78,7 +78,7 @@ describe("box mail", () => {
       expect(msg.text).toContain(`until ${until}`);
       expect(msg.headers["list-unsubscribe"]).toMatch(/email\/unsubscribe/);
     }
-    await rowReaches(shopId, { event: "box_menu_open", customerGid: off.customerGid }, ["skipped"]);
+    await rowReaches(shopId, { event: "box_menu_published", customerGid: off.customerGid }, ["skipped"]);
 
     // Publishing again (or a second click) writes nothing and sends nothing.
     expect((await publishBoxMenu(shopId, bundleId, "2031-03", now)).queued).toBe(0);
@@ -86,7 +86,7 @@ describe("box mail", () => {
     expect((await mailTo(box, a.email)).length).toBe(1);
     expect((await mailTo(box, b.email)).length).toBe(1);
     expect(await mailTo(box, off.email)).toEqual([]);
-    expect(await prisma.notificationLogEntry.count({ where: { shopId, event: "box_menu_open" } })).toBe(3);
+    expect(await prisma.notificationLogEntry.count({ where: { shopId, event: "box_menu_published" } })).toBe(3);
   });
 
   it("the reminder goes to subscribers without a pick whose cutoff is near, once per charge date", async () => {
