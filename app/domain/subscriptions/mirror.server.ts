@@ -136,9 +136,16 @@ export async function upsertContract(tx: Tx, shopId: string, c: PlatformContract
     await tx.contractLine.createMany({ data: lines.map((l) => ({ ...l, contractId: existing.id })) });
     return existing.status;
   }
-  await tx.contract.create({
-    data: { ...fields, shopId, contractGid: c.id, createdAt: new Date(c.createdAt), lines: { create: lines } },
+  // A create and an update webhook of a new contract can both find no row and both insert: the
+  // second insert waits for the first to commit, then skips, and this snapshot is applied as an
+  // update of the row the first one wrote (its revision decides, as above).
+  const { count } = await tx.contract.createMany({
+    data: [{ ...fields, shopId, contractGid: c.id, createdAt: new Date(c.createdAt) }],
+    skipDuplicates: true,
   });
+  if (count === 0) return upsertContract(tx, shopId, c);
+  const created = await tx.contract.findUniqueOrThrow({ where: { shopId_contractGid: { shopId, contractGid: c.id } }, select: { id: true } });
+  await tx.contractLine.createMany({ data: lines.map((l) => ({ ...l, contractId: created.id })) });
   return null;
 }
 

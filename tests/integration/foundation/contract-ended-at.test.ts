@@ -3,9 +3,9 @@
 // subscription_contracts webhooks (and reconciles), keeps it while the contract stays ended, and
 // clears it on reactivation. Real simulator, real HTTP webhooks, real BullMQ workers.
 import { prisma } from "../../../app/db.server";
-import { reconcileShop } from "../../../app/domain/subscriptions/mirror.server";
+import { reconcileShop, upsertContract } from "../../../app/domain/subscriptions/mirror.server";
 import { platformFor } from "../../../app/platform/index.server";
-import { useStack } from "../../support/stack";
+import { eventually, useStack } from "../../support/stack";
 
 const stack = useStack();
 
@@ -71,5 +71,42 @@ describe("contract ended_at", () => {
     await reconcileShop(domain);
     expect((await prisma.contract.findFirstOrThrow({ where: { shopId, contractGid: old.id } })).endedAt?.toISOString()).toBe(when.toISOString());
     expect((await prisma.contract.findFirstOrThrow({ where: { shopId, contractGid: paused.id } })).endedAt).toBeNull();
+  });
+});
+
+describe("a new contract's snapshots racing", () => {
+  it("two transactions mirroring the same new contract at once make one row: the second waits on the first's insert, then applies as an update", async () => {
+    const { domain, shopId } = await stack.installShop();
+    const sim = await stack.control.call<SimContract>("POST", `${stack.control.shop(domain)}/contracts`, { webhooks: false });
+    const snapshot = (await (await platformFor(domain)).getContract(sim.id))!;
+
+    // The first transaction inserts and holds its transaction open; the second then finds no
+    // committed row and reaches its own insert, which waits on the first's uncommitted key.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let firstInserted!: () => void;
+    const inserted = new Promise<void>((r) => (firstInserted = r));
+    const first = prisma.$transaction(
+      async (tx) => {
+        const previous = await upsertContract(tx, shopId, snapshot);
+        firstInserted();
+        await held;
+        return previous;
+      },
+      { timeout: 60_000 },
+    );
+    await inserted;
+    const second = prisma.$transaction((tx) => upsertContract(tx, shopId, snapshot), { timeout: 60_000 });
+    await eventually(async () => {
+      const [{ n }] = await prisma.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+      return n > 0;
+    });
+    release();
+    expect(await first).toBeNull(); // created
+    expect(await second).toBe("ACTIVE"); // found the row the first wrote
+    expect(await prisma.contract.count({ where: { shopId, contractGid: sim.id } })).toBe(1);
+    const row = await prisma.contract.findFirstOrThrow({ where: { shopId, contractGid: sim.id }, include: { lines: true } });
+    expect(row.lines.length).toBe(snapshot.lines.length);
   });
 });
