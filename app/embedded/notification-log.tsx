@@ -4,23 +4,8 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "@remix-run/react";
 import { Badge, BlockStack, Card, ChoiceList, IndexFilters, IndexTable, Text, useSetIndexFiltersMode, type BadgeProps } from "@shopify/polaris";
+import type { MailLogRow } from "../domain/notifications/log.server";
 import { formatDateTime } from "./format";
-
-export interface LogRow {
-  id: string;
-  event: string;
-  status: string;
-  title: string;
-  customer_id: string;
-  attempts: number;
-  created_at: string;
-  send_after: string;
-  sent_at: string | null;
-  delivered_at: string | null;
-  bounced_at: string | null;
-  smtp_response: string | null;
-  reason: string | null;
-}
 
 const TONES: Record<string, BadgeProps["tone"]> = {
   delivered: "success",
@@ -36,7 +21,7 @@ export function StatusPill({ status }: { status: string }) {
   return <Badge tone={TONES[status]}>{status.charAt(0).toUpperCase() + status.slice(1)}</Badge>;
 }
 
-function lifecycle(r: LogRow): string {
+function lifecycle(r: MailLogRow): string {
   const steps = [`queued ${formatDateTime(r.created_at)}`];
   if (r.status === "queued" || r.status === "deferred") steps.push(`next try ${formatDateTime(r.send_after)}`);
   if (r.sent_at) steps.push(`sent ${formatDateTime(r.sent_at)}`);
@@ -46,7 +31,7 @@ function lifecycle(r: LogRow): string {
 }
 
 export function NotificationLog(props: {
-  rows: LogRow[];
+  rows: MailLogRow[];
   statuses: string[];
   kinds: { label: string; value: string }[];
   filters: { status: string; kind: string; customer: string };

@@ -14,21 +14,22 @@ import { readQuery, schedulePreviewQuery } from "./read-queries";
 
 const Day = z.string().describe("Calendar day YYYY-MM-DD in the shop's time zone");
 
+/** A plan's schedule object as the previews and the Storefront API's plans publish it: every field optional but mode. */
+export const ScheduleObject = z.object({
+  mode: z.enum(["rolling", "anchored"]),
+  anchor_day: z.number().int().optional(),
+  anchor_months: z.array(z.number().int()).optional(),
+  cutoff_days: z.number().int().optional(),
+  pre_anchor_behavior: z.enum(["NEXT", "ASAP"]).optional(),
+  ship_day: z.number().int().nullable().optional(),
+  label: z.string().optional(),
+});
+
 export const SchedulePreview = z.strictObject({
   selling_plan_group_id: z.string(),
   time_zone: z.string().describe("The shop's IANA time zone: every date is a day on its calendar"),
   start: Day.describe("The sign-up day the preview starts from"),
-  schedule: z
-    .object({
-      mode: z.enum(["rolling", "anchored"]),
-      anchor_day: z.number().int().optional(),
-      anchor_months: z.array(z.number().int()).optional(),
-      cutoff_days: z.number().int().optional(),
-      pre_anchor_behavior: z.enum(["NEXT", "ASAP"]).optional(),
-      ship_day: z.number().int().nullable().optional(),
-      label: z.string().optional(),
-    })
-    .describe("The plan's schedule object, as on GET /plans"),
+  schedule: ScheduleObject.describe("The plan's schedule object, as on GET /plans"),
   first_charge: Day.describe("NEXT: the anchor the order waits for (the following one inside the cutoff); ASAP and rolling: the sign-up day"),
   first_shipment: Day,
   charges: z.array(z.strictObject({ charge_date: Day, ship_date: Day })).describe("The first `count` charges, the first charge included"),

@@ -8,8 +8,8 @@ import { sellingPlanFields, type LiveGroup } from "../../domain/catalog/selling-
 import type { BundleView } from "../../domain/catalog/bundles.server";
 import type { MixMatchDetailView } from "../../domain/catalog/mixmatch.server";
 import { defineRoute } from "../../http/route";
-import { BUNDLE_KIND, mixMatchCategoriesJson, planJson } from "../admin/wire";
-import { storefrontSchedulePreviewRoutes } from "../schedule-preview";
+import { bundleJson as adminBundleJson, mixMatchDetailJson, planJson } from "../admin/wire";
+import { ScheduleObject, storefrontSchedulePreviewRoutes } from "../schedule-preview";
 
 const gidOrNumber = (type: string) =>
   z
@@ -29,17 +29,7 @@ const SellingPlanFields = {
 
 const Money = z.strictObject({ amount: z.string().describe("Decimal string in the shop currency"), currency_code: z.string() });
 
-const Schedule = z
-  .object({
-    mode: z.enum(["rolling", "anchored"]),
-    anchor_day: z.number().int().optional(),
-    anchor_months: z.array(z.number().int()).optional(),
-    cutoff_days: z.number().int().optional(),
-    pre_anchor_behavior: z.enum(["NEXT", "ASAP"]).optional(),
-    ship_day: z.number().int().nullable().optional(),
-    label: z.string().optional(),
-  })
-  .describe("{ mode: rolling } or every anchored field (as on the Admin API's Plan)");
+const Schedule = ScheduleObject.describe("{ mode: rolling } or every anchored field (as on the Admin API's Plan)");
 
 const ProductPlans = z.strictObject({
   product_id: z.string(),
@@ -97,28 +87,17 @@ const MixMatchStorefront = z.strictObject({
   ...SellingPlanFields,
 });
 
-const bundleJson = ({ bundle: b, live }: { bundle: BundleView; live: LiveGroup | undefined }): z.input<typeof BundleStorefront> => ({
-  id: b.id,
-  title: b.title,
-  kind: BUNDLE_KIND[b.kind],
-  selling_plan_group_id: b.sellingPlanGroupGid,
-  selection_cutoff_days: b.selectionCutoffDays,
-  box_size_min: b.boxSizeMin,
-  box_size_max: b.boxSizeMax,
-  ...sellingPlanFields(live),
-});
+/** The Admin API's bundle without its timestamps, with the child selling plan resolved live. */
+const bundleJson = ({ bundle, live }: { bundle: BundleView; live: LiveGroup | undefined }): z.input<typeof BundleStorefront> => {
+  const { created_at: _c, ...b } = adminBundleJson(bundle);
+  return { ...b, ...sellingPlanFields(live) };
+};
 
-const mixMatchJson = ({ plan: p, live }: { plan: MixMatchDetailView; live: LiveGroup | undefined }): z.input<typeof MixMatchStorefront> => ({
-  id: p.id,
-  title: p.title,
-  selling_plan_group_id: p.sellingPlanGroupGid,
-  cart_group_id: p.cartGroupId,
-  price_cents: p.priceCents,
-  min_items: p.minItems,
-  max_items: p.maxItems,
-  categories: mixMatchCategoriesJson(p),
-  ...sellingPlanFields(live),
-});
+/** The Admin API's catalogue without its timestamps, with the child selling plan resolved live. */
+const mixMatchJson = ({ plan, live }: { plan: MixMatchDetailView; live: LiveGroup | undefined }): z.input<typeof MixMatchStorefront> => {
+  const { created_at: _c, updated_at: _u, ...p } = mixMatchDetailJson(plan);
+  return { ...p, ...sellingPlanFields(live) };
+};
 
 const PricePreview = z.strictObject({
   mix_match_id: z.string(),
