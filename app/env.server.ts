@@ -85,6 +85,9 @@ export const EnvSchema = z.object({
   MAILGUN_SIGNING_KEY: z.string().default(""),
   // How long a worker's claim on one message lasts; a crashed sender's row is retried after it.
   MAIL_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+  // The relay's acceptance ledger, asked about a message whose sender stopped mid-send
+  // (docs/decisions/133): unset = such a message is held for the merchant, never resent by itself.
+  MAIL_LEDGER_URL: z.union([z.string().url(), z.literal("")]).default(""),
   // A deferral (4xx, no answer) is retried after MAIL_RETRY_BASE_MS * 2^(n-1), at most an hour;
   // after MAIL_MAX_ATTEMPTS the message is `failed`.
   MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),

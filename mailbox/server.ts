@@ -8,6 +8,8 @@
 //                                /messages/<id>.eml     the raw message
 //                                GET    /api/messages   JSON, what tests read
 //                                GET    /api/count      { count } (with countOnly: nothing else is kept)
+//                                GET    /api/accepted?message_id=<id>  { accepted }: did SMTP answer 250
+//                                       for it (the relay ledger; kept when the box is emptied)
 //                                DELETE /api/messages   empties the box
 //                                POST   /api/refuse     { address, code: 550 | 451 | null }
 import http from "node:http";
@@ -65,6 +67,10 @@ export async function startMailbox(opts: { smtpPort: number; webPort: number; ho
   let nextId = 1;
   // countOnly (the benchmark's catcher): accept and count, keep nothing, parse nothing.
   let counted = 0;
+  // The acceptance ledger: every Message-ID this server answered 250 for (GET /api/accepted), which
+  // the app asks about a message whose sender stopped mid-send (docs/decisions/133-mail-in-doubt.md).
+  const accepted = new Set<string>();
+  const bare = (id: string) => id.trim().replace(/^<|>$/g, "");
 
   const makeSmtp = () =>
     new SMTPServer({
@@ -85,6 +91,8 @@ export async function startMailbox(opts: { smtpPort: number; webPort: number; ho
         stream.on("data", (c: Buffer) => chunks.push(c));
         stream.on("end", () => {
           if (opts.countOnly) {
+            const id = /^Message-ID:\s*(\S+)/im.exec(Buffer.concat(chunks.slice(0, 4)).toString("latin1"))?.[1];
+            if (id) accepted.add(bare(id));
             counted++;
             return callback(null, `Ok: counted ${counted}`);
           }
@@ -92,6 +100,7 @@ export async function startMailbox(opts: { smtpPort: number; webPort: number; ho
           simpleParser(raw)
             .then((parsed) => {
               const id = nextId++;
+              if (parsed.messageId) accepted.add(bare(parsed.messageId));
               messages.push({
                 id,
                 receivedAt: new Date().toISOString(),
@@ -134,6 +143,11 @@ export async function startMailbox(opts: { smtpPort: number; webPort: number; ho
       res.end(body);
     };
     if (url.pathname === "/api/messages" && req.method === "GET") return send(200, "application/json", JSON.stringify(messages));
+    if (url.pathname === "/api/accepted" && req.method === "GET") {
+      const id = url.searchParams.get("message_id");
+      if (!id) return send(400, "application/json", JSON.stringify({ error: "message_id is required" }));
+      return send(200, "application/json", JSON.stringify({ accepted: accepted.has(bare(id)) }));
+    }
     if (url.pathname === "/api/count") return send(200, "application/json", JSON.stringify({ count: opts.countOnly ? counted : messages.length }));
     if (url.pathname === "/api/messages" && req.method === "DELETE") {
       messages.length = 0;

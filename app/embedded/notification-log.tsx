@@ -2,8 +2,8 @@
 // tabs, a customer-id search, a message filter). Filters live in the URL, so a reload or a shared
 // link shows the same view; the loader reads them (app/embedded/notifications-page.server.ts).
 import { useEffect, useRef, useState } from "react";
-import { useNavigate } from "@remix-run/react";
-import { Badge, BlockStack, Card, ChoiceList, IndexFilters, IndexTable, Text, useSetIndexFiltersMode, type BadgeProps } from "@shopify/polaris";
+import { useFetcher, useNavigate } from "@remix-run/react";
+import { Badge, BlockStack, Button, Card, ChoiceList, IndexFilters, IndexTable, Text, useSetIndexFiltersMode, type BadgeProps } from "@shopify/polaris";
 import type { MailLogRow } from "../domain/notifications/log.server";
 import { formatDateTime } from "./format";
 
@@ -15,6 +15,7 @@ const TONES: Record<string, BadgeProps["tone"]> = {
   deferred: "warning",
   skipped: undefined,
   queued: "attention",
+  held: "warning",
 };
 
 export function StatusPill({ status }: { status: string }) {
@@ -38,6 +39,13 @@ export function NotificationLog(props: {
 }) {
   const { rows, statuses, kinds, filters } = props;
   const navigate = useNavigate();
+  // A held message may have reached the customer: only the merchant sends it again
+  // (docs/decisions/133). One fetcher for the log: a resent row leaves the "Held" view at once.
+  const resender = useFetcher<{ ok: boolean; message?: string; error?: string }>();
+  const resent = resender.state === "idle" ? resender.data : undefined;
+  useEffect(() => {
+    if (resent) window.shopify?.toast.show(resent.ok ? resent.message! : resent.error!);
+  }, [resent]);
   const { mode, setMode } = useSetIndexFiltersMode();
   const [query, setQuery] = useState(filters.customer);
   const timer = useRef<ReturnType<typeof setTimeout>>();
@@ -150,6 +158,15 @@ export function NotificationLog(props: {
                     <Text as="span" variant="bodySm" tone="subdued">
                       {r.reason}
                     </Text>
+                  )}
+                  {r.status === "held" && (
+                    <Button
+                      size="slim"
+                      loading={resender.state !== "idle" && resender.formData?.get("id") === r.id}
+                      onClick={() => resender.submit({ intent: "resend", id: r.id }, { method: "post" })}
+                    >
+                      Resend
+                    </Button>
                   )}
                 </BlockStack>
               </IndexTable.Cell>

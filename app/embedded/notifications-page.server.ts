@@ -6,6 +6,7 @@ import { ApiError } from "../infra/errors";
 import { MESSAGE_KINDS, isEssential } from "../domain/notifications/catalogue";
 import { mailLog, type MailLogFilters } from "../domain/notifications/log.server";
 import { NOTIFICATION_STATUSES } from "../domain/notifications/notifications.server";
+import { resendHeld } from "../domain/notifications/outbox.server";
 import { dkimDnsRecord, mailSettings, MailSettingsInput, saveMailSettings } from "../domain/notifications/settings.server";
 import { listSuppressions, unsuppress } from "../domain/notifications/suppression.server";
 import { listTemplates, previewTemplate, resetTemplate, saveTemplate, sendTestMessage } from "../domain/notifications/templates.server";
@@ -64,6 +65,10 @@ export async function notificationsAction(shopId: string, form: FormData): Promi
       }
       case "save-settings":
         return saveSettings(shopId, form);
+      case "resend":
+        return (await resendHeld(shopId, str(form, "id")))
+          ? { ok: true, intent, message: "Message queued to send again" }
+          : { ok: false, intent, error: "That message is no longer held" };
       case "unsuppress":
         await unsuppress(shopId, str(form, "address"));
         return { ok: true, intent, message: "Address removed from the suppression list" };

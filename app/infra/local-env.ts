@@ -20,6 +20,9 @@ export function applyLocalDefaults(target: NodeJS.ProcessEnv = process.env): voi
   for (const [name, value] of Object.entries(LOCAL_DEFAULTS)) target[name] ??= value;
   target.SHOPIFY_APP_URL ??= `http://localhost:${target.PORT}`;
   // Simulator mode unless pointed at real Shopify (SHOPIFY_SIMULATOR_URL= empty disables it).
+  // Mail goes to the local mailbox unless SMTP_URL says otherwise; its ledger settles a message
+  // whose sender stopped mid-send (docs/decisions/133-mail-in-doubt.md).
+  if (target.SMTP_URL === undefined) target.MAIL_LEDGER_URL ??= `http://127.0.0.1:${target.MAILBOX_WEB_PORT ?? 1080}/api/accepted`;
   if (target.SHOPIFY_SIMULATOR_URL === undefined) target.SHOPIFY_SIMULATOR_URL = `http://127.0.0.1:${target.SIMULATOR_PORT}`;
   if (target.SHOPIFY_SIMULATOR_URL === "") delete target.SHOPIFY_SIMULATOR_URL;
 }

@@ -1,10 +1,11 @@
 // The Notifications page (docs/decisions/101-104): the merchant edits the reminder template,
 // previews it, sends a test and finds it on the local mailbox's page; a customer's address the
 // mailbox refuses with 550 makes a real pause confirmation bounce, and the log shows it with its
-// reason. At 375 px, with no console errors and no serious axe violations.
+// reason; a message held after its sender stopped mid-send is resent by the merchant and arrives
+// (docs/decisions/133). At 375 px, with no console errors and no serious axe violations.
 import { expect, test } from "@playwright/test";
 import { E2E_MAILBOX_URL as MAILBOX } from "../../playwright.config";
-import { expectAccessible, expectNoHorizontalOverflow, navigate, newShop, openApp, simCall, watchConsole } from "./admin-support";
+import { expectAccessible, expectNoHorizontalOverflow, navigate, newShop, openApp, seed, simCall, watchConsole } from "./admin-support";
 
 test("edit, preview and send a test of the reminder template; the test arrives in the mailbox", async ({ page, request, context }) => {
   const console = watchConsole(page);
@@ -77,6 +78,31 @@ test("at 375 px the log shows a pause confirmation the customer's server refused
   await expect(row).toContainText("Mailbox unavailable");
   await expect(app.getByText(`${email}: hard bounce`)).toBeVisible();
   await expectAccessible(page);
+  await expectNoHorizontalOverflow(page);
+  console.expectNone();
+});
+
+test("at 375 px a held message (its sender stopped mid-send, no ledger) is resent by the merchant and arrives once", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const console = watchConsole(page);
+  await page.setViewportSize({ width: 375, height: 812 });
+  const shop = await newShop(request, "e2e-held");
+  const to = `held-${Date.now().toString(36)}@e2e.test`;
+  await openApp(page, shop); // installs the app
+  seed("held-mail", shop, to);
+  const app = await openApp(page, shop, "/app/notifications?status=held");
+  const row = app.getByRole("row", { name: /Renewal reminder/ });
+  await expect(row).toContainText("Held");
+  await expect(row).toContainText("may have been sent");
+  await expectAccessible(page);
+  await row.getByRole("button", { name: "Resend" }).click();
+  await expect(page.getByText("Message queued to send again")).toBeVisible();
+  await expect(async () => {
+    const mail = (await (await request.get(`${MAILBOX}/api/messages`)).json()) as { envelopeTo: string[] }[];
+    expect(mail.filter((m) => m.envelopeTo.includes(to))).toHaveLength(1);
+  }).toPass({ timeout: 20_000 });
+  await openApp(page, shop, "/app/notifications?status=sent");
+  await expect(app.getByRole("row", { name: /Renewal reminder/ })).toContainText("Sent");
   await expectNoHorizontalOverflow(page);
   console.expectNone();
 });

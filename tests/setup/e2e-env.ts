@@ -33,5 +33,6 @@ export function e2eEnv(): NodeJS.ProcessEnv {
     MAILBOX_SMTP_PORT: String(port + 2),
     MAILBOX_WEB_PORT: String(port + 3),
     SMTP_URL: `smtp://127.0.0.1:${port + 2}`,
+    MAIL_LEDGER_URL: `http://127.0.0.1:${port + 3}/api/accepted`,
   };
 }

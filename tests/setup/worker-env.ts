@@ -21,6 +21,7 @@ process.env.LOG_LEVEL = "error";
 process.env.MAILBOX_SMTP_PORT = String(workerPort(id) + 20);
 process.env.MAILBOX_WEB_PORT = String(workerPort(id) + 21);
 process.env.SMTP_URL = `smtp://127.0.0.1:${process.env.MAILBOX_SMTP_PORT}`;
+process.env.MAIL_LEDGER_URL = `http://127.0.0.1:${process.env.MAILBOX_WEB_PORT}/api/accepted`;
 // `npm start` processes a test spawns (run-all) leave the mailbox to the test that wants one.
 process.env.MAILBOX = "off";
 // Deferred mail is retried after 200 ms, 400 ms, ... (production: a minute, doubling).

@@ -4,8 +4,8 @@ import type { Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../shared/paging.server";
 
-/** The lifecycle (docs/decisions/101-102); deferred and skipped were added after the first five. */
-export const NOTIFICATION_STATUSES = ["queued", "sent", "delivered", "bounced", "failed", "deferred", "skipped"] as const;
+/** The lifecycle (docs/decisions/101-102, 133); deferred, skipped and held were added after the first five. */
+export const NOTIFICATION_STATUSES = ["queued", "sent", "delivered", "bounced", "failed", "deferred", "skipped", "held"] as const;
 
 export interface NotificationFilters {
   event?: string;

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
-import { enqueueBulk, QUEUES } from "../../infra/queues.server";
+import { enqueue, enqueueBulk, QUEUES } from "../../infra/queues.server";
 import { messageKind, type MessageKindName } from "./catalogue";
 import { afterQuietHours, mailSettings } from "./settings.server";
 
@@ -75,4 +75,19 @@ export async function queueAndDispatch(m: QueueMail): Promise<Queued | null> {
   const q = await queueMail(prisma, m);
   await dispatchMail([q]);
   return q;
+}
+
+/**
+ * The merchant's "Resend" of a `held` message (docs/decisions/133-mail-in-doubt.md): it may have
+ * reached the customer already, so only a person decides to send it again. False when the row is
+ * not the shop's or not held (a second click, another tab).
+ */
+export async function resendHeld(shopId: string, rowId: string): Promise<boolean> {
+  const rows = await prisma.$queryRaw<{ attempts: number }[]>`
+    UPDATE notification_log SET status = 'queued', lease_until = NULL, reason = NULL, send_after = now(), updated_at = now()
+    WHERE id = ${rowId} AND shop_id = ${shopId} AND status = 'held'
+    RETURNING attempts`;
+  if (!rows.length) return false;
+  await enqueue(QUEUES.mail, "send", { rowId }, { jobId: `${mailJobId(rowId, rows[0].attempts)}-resend` });
+  return true;
 }

@@ -10,11 +10,14 @@
 //      5xx -> `bounced` + the address suppressed; 4xx or no answer -> `deferred`, retried with
 //      back-off. `sent` is not `delivered`: only a DSN or a provider event says that (evidence.server.ts).
 //
-// The one window: a crash after the SMTP server accepted and before step 4 commits. The lease
-// then expires and the row is sent again, with the same Message-ID. Documented, not hidden.
+// A message in doubt (docs/decisions/133-mail-in-doubt.md): its last claim lapsed unsettled, so its
+// sender stopped somewhere between the claim and step 4, perhaps after the SMTP server accepted it.
+// The relay's ledger (MAIL_LEDGER_URL) says whether it did: accepted -> `sent`, not -> sent now.
+// Without a ledger the row is `held` for the merchant to resend: never sent twice by itself.
 import { prisma } from "../../db.server";
 import { env } from "../../env.server";
 import { log } from "../../infra/log.server";
+import { relayAccepted } from "../../infra/mail-ledger.server";
 import { mailTransport } from "../../infra/mailer.server";
 import { enqueue, QUEUES } from "../../infra/queues.server";
 import { platformFor } from "../../platform/index.server";
@@ -26,7 +29,7 @@ import { renderMessage } from "./render.server";
 import { shopMailContext, templateIn } from "./shop-context.server";
 import { isSuppressed, suppress } from "./suppression.server";
 
-export type SendOutcome = "sent" | "deferred" | "bounced" | "skipped" | "failed" | "not-due" | "settled";
+export type SendOutcome = "sent" | "deferred" | "bounced" | "skipped" | "failed" | "held" | "not-due" | "settled";
 
 /** Thrown when another worker holds the row's lease: BullMQ retries the job after its back-off. */
 export class LeaseHeld extends Error {
@@ -49,19 +52,23 @@ interface Claimed {
   attempts: number;
   preferences: Record<string, unknown> | null;
   suppressed: boolean;
+  /** The previous claim lapsed without a settlement (its lease is still on the row). */
+  in_doubt: boolean;
 }
 
 /** Back-off of the n-th deferral (1-based): base * 2^(n-1), at most an hour. */
 export const retryDelayMs = (attempt: number, base = env().MAIL_RETRY_BASE_MS) => Math.min(base * 2 ** (attempt - 1), 3_600_000);
 
 async function claim(rowId: string, leaseMs: number): Promise<Claimed | null> {
-  // One statement claims the row and reads what the decision needs: the customer's preferences
-  // and whether a known recipient is suppressed.
+  // One statement claims the row and reads what the decision needs: the customer's preferences,
+  // whether a known recipient is suppressed, and whether the last claim lapsed (every settlement
+  // clears the lease, so a lease still on the row is a sender that stopped mid-way).
   const rows = await prisma.$queryRaw<Claimed[]>`
     UPDATE notification_log n SET lease_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = attempts + 1, updated_at = now()
-    WHERE id = ${rowId} AND status IN ('queued', 'deferred') AND send_after <= now()
-      AND (lease_until IS NULL OR lease_until < now()) AND idempotency_key IS NOT NULL
-    RETURNING id, shop_id, customer_gid, contract_gid, event, category, idempotency_key, payload, recipient, attempts,
+    FROM (SELECT id, lease_until IS NOT NULL AS in_doubt FROM notification_log WHERE id = ${rowId}) prev
+    WHERE n.id = prev.id AND n.status IN ('queued', 'deferred') AND n.send_after <= now()
+      AND (n.lease_until IS NULL OR n.lease_until < now()) AND n.idempotency_key IS NOT NULL
+    RETURNING n.id, n.shop_id, n.customer_gid, n.contract_gid, n.event, n.category, n.idempotency_key, n.payload, n.recipient, n.attempts, prev.in_doubt,
       (SELECT p.values FROM notification_preferences p WHERE p.shop_id = n.shop_id AND p.customer_gid = n.customer_gid) AS preferences,
       EXISTS (SELECT 1 FROM email_suppressions s WHERE s.shop_id = n.shop_id AND s.address = lower(n.recipient)) AS suppressed`;
   return rows[0] ?? null;
@@ -94,6 +101,10 @@ export async function sendMailRow(rowId: string): Promise<SendOutcome> {
   const config = env();
   const row = await claim(rowId, config.MAIL_LEASE_MS);
   if (!row) return afterLostClaim(rowId);
+  if (row.in_doubt) {
+    const settled = await settleInDoubt(row);
+    if (settled) return settled;
+  }
   const kind = messageKind(row.event);
   const shop = await shopMailContext(row.shop_id);
   const settings = shop.settings;
@@ -168,6 +179,47 @@ async function failedAttempt(row: Claimed, to: string, err: Error & { responseCo
   await enqueue(QUEUES.mail, "send", { rowId: row.id }, { jobId: mailJobId(row.id, row.attempts), delay: sendAfter.getTime() - Date.now() });
   log.info("mail deferred", { row: row.id, attempt: row.attempts, code: err.responseCode ?? err.code });
   return "deferred";
+}
+
+/**
+ * A row whose previous sender stopped after claiming it: the relay's ledger says whether SMTP
+ * accepted its Message-ID. Accepted -> `sent`; not -> null (send it now); no ledger -> `held`;
+ * a ledger that cannot be asked -> retried later, the row still in doubt (its lease is kept).
+ */
+async function settleInDoubt(row: Claimed): Promise<SendOutcome | null> {
+  const messageId = messageIdFor(row.shop_id, row.idempotency_key);
+  let accepted: boolean | null;
+  try {
+    accepted = await relayAccepted(messageId);
+  } catch (err) {
+    const reason = `in doubt, the mail ledger could not be asked: ${(err as Error).message}`.slice(0, 1000);
+    if (row.attempts >= env().MAIL_MAX_ATTEMPTS) {
+      await settle(row.id, { status: "held", reason });
+      return "held";
+    }
+    const sendAfter = new Date(Date.now() + retryDelayMs(row.attempts));
+    await prisma.notificationLogEntry.updateMany({
+      where: { id: row.id, status: { in: ["queued", "deferred"] } },
+      data: { status: "deferred", sendAfter, leaseUntil: new Date(), reason },
+    });
+    await enqueue(QUEUES.mail, "send", { rowId: row.id }, { jobId: mailJobId(row.id, row.attempts), delay: sendAfter.getTime() - Date.now() });
+    return "deferred";
+  }
+  if (accepted === false) return null;
+  if (accepted) {
+    await settle(row.id, {
+      status: "sent",
+      sentAt: new Date(),
+      messageId,
+      smtpResponse: "accepted (the relay's ledger: the sender stopped before recording the reply)",
+    });
+    return "sent";
+  }
+  await settle(row.id, {
+    status: "held",
+    reason: "the sender stopped while handing this message to the mail server, so it may have been sent; resend it if the customer did not get it",
+  });
+  return "held";
 }
 
 /** The claim failed: settled already, not due yet (re-queued for then), or leased by someone else. */

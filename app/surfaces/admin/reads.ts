@@ -202,7 +202,7 @@ export const adminReadRoutes = [
     scopes: ["read:notifications"],
     query: listQuery({
       event: opt(`notification event name: ${NOTIFICATION_EVENT_NAMES.join(", ")}`),
-      status: opt("queued, sent, delivered, bounced, failed, deferred or skipped"),
+      status: opt("queued, sent, delivered, bounced, failed, deferred, skipped or held"),
       customer_id: opt("gid://shopify/Customer/<number>"),
     }),
     summary: "Outbound e-mail log with delivery lifecycle (no names or e-mail addresses)",

@@ -184,7 +184,11 @@ export const Notification = z.strictObject({
   id: z.string(),
   event: z.string(),
   category: z.string(),
-  status: z.string().describe("queued, sent, delivered, bounced, failed, deferred or skipped (sent: an SMTP server accepted it; delivered only on evidence)"),
+  status: z
+    .string()
+    .describe(
+      "queued, sent, delivered, bounced, failed, deferred, skipped or held (sent: an SMTP server accepted it; delivered only on evidence; held: its sender stopped mid-send and no relay ledger could say whether it went, so it waits for the merchant)",
+    ),
   customer_id: Gid("Customer"),
   contract_id: Gid("SubscriptionContract").nullable(),
   title: z.string(),
