@@ -21,11 +21,13 @@ async function apply(row: { id: string; shopId: string; status: string; recipien
   if (verdict.kind === "delivered") {
     await prisma.notificationLogEntry.updateMany({ where: { id: row.id, status: "sent" }, data: { status: "delivered", deliveredAt: at } });
   } else if (verdict.kind === "bounced") {
-    const { count } = await prisma.notificationLogEntry.updateMany({
-      where: { id: row.id, status: { in: ["sent", "delivered"] } },
-      data: { status: "bounced", bouncedAt: at, reason: verdict.reason.slice(0, 1000) },
+    await prisma.$transaction(async (tx) => {
+      const { count } = await tx.notificationLogEntry.updateMany({
+        where: { id: row.id, status: { in: ["sent", "delivered"] } },
+        data: { status: "bounced", bouncedAt: at, reason: verdict.reason.slice(0, 1000) },
+      });
+      if (count && row.recipient) await suppress(row.shopId, row.recipient, `bounce: ${verdict.reason}`, tx);
     });
-    if (count && row.recipient) await suppress(row.shopId, row.recipient, `bounce: ${verdict.reason}`);
   } else {
     await prisma.notificationLogEntry.updateMany({ where: { id: row.id, status: "sent" }, data: { reason: verdict.reason.slice(0, 1000) } });
   }

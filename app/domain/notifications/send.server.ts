@@ -14,6 +14,7 @@
 // sender stopped somewhere between the claim and step 4, perhaps after the SMTP server accepted it.
 // The relay's ledger (MAIL_LEDGER_URL) says whether it did: accepted -> `sent`, not -> sent now.
 // Without a ledger the row is `held` for the merchant to resend: never sent twice by itself.
+import type { Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { env } from "../../env.server";
 import { log } from "../../infra/log.server";
@@ -74,8 +75,12 @@ async function claim(rowId: string, leaseMs: number): Promise<Claimed | null> {
   return rows[0] ?? null;
 }
 
-async function settle(rowId: string, data: Parameters<typeof prisma.notificationLogEntry.update>[0]["data"]): Promise<void> {
-  await prisma.notificationLogEntry.updateMany({ where: { id: rowId, status: { in: ["queued", "deferred"] } }, data: { ...data, leaseUntil: null } });
+async function settle(
+  rowId: string,
+  data: Parameters<typeof prisma.notificationLogEntry.update>[0]["data"],
+  db: Prisma.TransactionClient | typeof prisma = prisma,
+): Promise<void> {
+  await db.notificationLogEntry.updateMany({ where: { id: rowId, status: { in: ["queued", "deferred"] } }, data: { ...data, leaseUntil: null } });
 }
 
 async function resolveRecipient(row: Claimed): Promise<string | null> {
@@ -166,8 +171,10 @@ export async function sendMailRow(rowId: string): Promise<SendOutcome> {
 async function failedAttempt(row: Claimed, to: string, err: Error & { responseCode?: number; response?: string; code?: string }): Promise<SendOutcome> {
   const reply = (err.response ?? err.message).slice(0, 1000);
   if (err.responseCode && err.responseCode >= 500) {
-    await settle(row.id, { status: "bounced", bouncedAt: new Date(), smtpResponse: reply, reason: reply });
-    await suppress(row.shop_id, to, `hard bounce: ${reply}`);
+    await prisma.$transaction(async (tx) => {
+      await settle(row.id, { status: "bounced", bouncedAt: new Date(), smtpResponse: reply, reason: reply }, tx);
+      await suppress(row.shop_id, to, `hard bounce: ${reply}`, tx);
+    });
     return "bounced";
   }
   if (row.attempts >= env().MAIL_MAX_ATTEMPTS) {

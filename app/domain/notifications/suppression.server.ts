@@ -1,6 +1,7 @@
 // The shop's suppression list: addresses nothing more is sent to (a hard bounce at RCPT/DATA, a
 // DSN or a provider event that says the mailbox does not exist). Visible and removable by the
 // merchant on the Notifications page; tenancy: every read and write names the shop.
+import type { Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
 
 export interface Suppression {
@@ -9,9 +10,10 @@ export interface Suppression {
   created_at: string;
 }
 
-export async function suppress(shopId: string, address: string, reason: string): Promise<void> {
+/** Adds the address; `db` is the transaction that records the bounce, so both are seen together. */
+export async function suppress(shopId: string, address: string, reason: string, db: Prisma.TransactionClient | typeof prisma = prisma): Promise<void> {
   const a = address.trim().toLowerCase();
-  await prisma.emailSuppression.upsert({
+  await db.emailSuppression.upsert({
     where: { shopId_address: { shopId, address: a } },
     create: { shopId, address: a, reason: reason.slice(0, 500) },
     update: {},
