@@ -15,6 +15,7 @@ import {
   createRemotePaymentMethod,
   customerByEmail,
   findPaymentMethod,
+  searchCustomers,
   sendPaymentMethodUpdateEmail,
   setCustomerViaApi,
 } from "./store/customers";
@@ -95,6 +96,9 @@ export const QUERY: Record<string, RootResolver> = {
     const customer = shop.customers[id];
     return customer ? gqlCustomer(customer, shop) : null;
   },
+
+  customers: (args: ConnectionArgs & { query?: string | null }, { shop }) =>
+    connection(searchCustomers(shop, args.query ?? ""), args, idKey, (c) => gqlCustomer(c, shop)),
 
   // @oneOf input: graphql-js has already refused zero or several identifiers.
   customerByIdentifier: ({ identifier }, { shop }) => {

@@ -185,6 +185,9 @@ export interface PlatformCustomer {
   shippingAddress: PlatformAddress | null;
 }
 
+/** Who a customer is, for the merchant's eyes only (never stored: docs/decisions/134). */
+export type CustomerName = Pick<PlatformCustomer, "id" | "email" | "firstName" | "lastName">;
+
 /** Shopify Billing: a recurring app charge to request (appSubscriptionCreate). */
 export interface AppChargeRequest {
   name: string;
@@ -322,6 +325,8 @@ export interface ShopifyPort {
   getVariants(variantGids: string[]): Promise<PlatformVariant[]>;
   /** Batched by 250 ids; unknown ids are left out of the answer. */
   getCustomers(customerGids: string[]): Promise<PlatformCustomer[]>;
+  /** Shopify's customer search (names, e-mail; `email:<address>` exactly), at most `first` matches. */
+  searchCustomers(query: string, first: number): Promise<CustomerName[]>;
   /** The customers with these e-mail addresses, by lowercased e-mail (absent: nobody has it). Batched. */
   findCustomersByEmail(emails: string[]): Promise<Map<string, string>>;
   /**

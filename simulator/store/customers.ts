@@ -108,6 +108,27 @@ export function indexEmail(shop: ShopState, customer: Customer, previous: string
   if (holder?.email?.toLowerCase() !== key) index.set(key, customer.id);
 }
 
+/**
+ * The `customers(query:)` search, as far as the app uses it: `email:<address>` matches the whole
+ * address, `first_name:` / `last_name:` a name, and a bare term any word of the name or the
+ * e-mail address by its start (Shopify's default search is prefix-matched on words). Every term
+ * must match. Newest customers last, as ids ascend.
+ */
+export function searchCustomers(shop: ShopState, query: string): Customer[] {
+  const terms = (query.toLowerCase().match(/(?:[a-z_]+:)?"[^"]*"|\S+/g) ?? []).map((t) => t.replace(/"/g, ""));
+  const words = (c: Customer) => [c.firstName, c.lastName, c.email ?? "", ...(c.email ?? "").split(/[@.+_-]/)].map((w) => w.toLowerCase()).filter(Boolean);
+  const matches = (c: Customer, term: string) => {
+    const [field, value] = term.includes(":") ? [term.slice(0, term.indexOf(":")), term.slice(term.indexOf(":") + 1)] : [null, term];
+    if (field === "email") return (c.email ?? "").toLowerCase() === value;
+    if (field === "first_name") return c.firstName.toLowerCase().startsWith(value);
+    if (field === "last_name") return c.lastName.toLowerCase().startsWith(value);
+    return words(c).some((w) => w.startsWith(value));
+  };
+  return Object.values(shop.customers)
+    .filter((c) => terms.every((t) => matches(c, t)))
+    .sort((a, b) => numericIdOf(a.id) - numericIdOf(b.id));
+}
+
 export const customerByEmail = (shop: ShopState, email: unknown): Customer | undefined => {
   if (typeof email !== "string") return undefined;
   const wanted = email.trim().toLowerCase();

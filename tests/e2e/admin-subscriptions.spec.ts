@@ -1,62 +1,88 @@
-// Subscriptions: filter the mirror's contracts, page through them, open one and pause it from its
-// detail page: the platform (simulator) holds it paused and so does the list. Cancel asks first.
+// Subscriptions: tabs, search by a customer's name and e-mail (read from Shopify), filters kept in
+// the address, paging; open one and pause it from its detail page: the platform (simulator) holds
+// it paused and so does the list. Cancel asks first. At 375 px the list starts on the first screen.
 import { expect, test } from "@playwright/test";
 import { cli, expectAccessible, expectNoHorizontalOverflow, navigate, newShop, openApp, simCall, watchConsole } from "./admin-support";
 
-test("filter, page, and pause a subscription from its detail page", async ({ page, request }) => {
-  test.setTimeout(120_000);
+test("tabs, search by customer name and e-mail, filters in the address, paging, and pause from the detail page", async ({ page, request }) => {
+  test.setTimeout(150_000);
   const console = watchConsole(page);
   const shop = await newShop(request, "e2e-subs");
   const app = await openApp(page, shop);
   const tea = await simCall(request, "POST", `/shops/${shop}/products`, { title: "Green tea", variants: [{ title: "100 g", price: "12.00" }] });
   const coffee = await simCall(request, "POST", `/shops/${shop}/products`, { title: "Dark roast", variants: [{ title: "1 kg", price: "30.00" }] });
+  const ada = await simCall(request, "POST", `/shops/${shop}/customers`, { firstName: "Ada", lastName: "Lovelace", email: "ada.lovelace@e2e.test" });
   const line = (variantId: string) => ({ lines: [{ variantId, quantity: 1 }], webhooks: false });
-  const teaContract = await simCall(request, "POST", `/shops/${shop}/contracts`, line(tea.variantIds[0]));
+  const teaContract = await simCall(request, "POST", `/shops/${shop}/contracts`, { ...line(tea.variantIds[0]), customerId: ada.id });
   await simCall(request, "POST", `/shops/${shop}/contracts`, { ...line(coffee.variantIds[0]), status: "PAUSED" });
-  for (let i = 0; i < 27; i++) await simCall(request, "POST", `/shops/${shop}/contracts`, line(coffee.variantIds[0]));
+  await simCall(request, "POST", `/shops/${shop}/contracts`, { ...line(coffee.variantIds[0]), status: "FAILED" });
+  for (let i = 0; i < 26; i++) await simCall(request, "POST", `/shops/${shop}/contracts`, line(coffee.variantIds[0]));
   cli("mirror", "reconcile", "--shop", shop);
   const teaNumber = String(teaContract.id).split("/").pop()!;
 
   await navigate(page, "Subscriptions");
   await expect(app.locator("h1")).toHaveText("Subscriptions");
-  const items = app.getByRole("listitem").filter({ has: app.getByRole("heading", { name: /^Subscription \d+$/ }) });
-  await expect(items).toHaveCount(25); // one page
+  const rows = app.getByRole("row").filter({ has: app.getByRole("link", { name: /^Subscription \d+$/ }) });
+  await expect(rows).toHaveCount(25); // one page
   await app.getByRole("button", { name: "Next page" }).click();
-  await expect(items).toHaveCount(4);
-  await expect(app.getByRole("button", { name: "Next page" })).toHaveCount(0);
+  await expect(rows).toHaveCount(4);
+  await expect(rows.filter({ hasText: `Subscription ${teaNumber}` })).toContainText("Ada Lovelace"); // the oldest
+  await expect(app.getByRole("button", { name: "Next page" })).toBeDisabled();
   await app.getByRole("button", { name: "First page" }).click();
-  await expect(items).toHaveCount(25);
+  await expect(rows).toHaveCount(25);
   await expectAccessible(page);
 
-  // filters: product, then status
-  await app.getByLabel("Product").fill("tea");
-  await app.getByRole("button", { name: "Apply filters" }).click();
-  await expect(items).toHaveCount(1);
-  await expect(items.first()).toContainText(`Subscription ${teaNumber}`);
-  await app.getByLabel("Product").fill("");
-  await app.getByLabel("Status").selectOption("PAUSED");
-  await app.getByRole("button", { name: "Apply filters" }).click();
-  await expect(items).toHaveCount(1);
-  await expect(items.first()).toContainText("Paused");
+  // tabs: Paused, Failed (the mirror's FAILED contracts, which the merchant must find)
+  await app.getByRole("tab", { name: "Paused" }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("Paused");
+  await app.getByRole("tab", { name: "Failed" }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("Failed");
 
   // The same view by its address, as a bookmark or a reload opens it: Shopify's admin adds its
   // frame parameters (embedded, shop, host, id_token, locale), and the page reads only its own.
   const bookmarked = await openApp(page, shop, "/app/subscriptions?status=PAUSED");
   await expect(bookmarked.getByText(/Unknown filter/)).toHaveCount(0);
-  const bookmarkedItems = bookmarked.getByRole("listitem").filter({ has: bookmarked.getByRole("heading", { name: /^Subscription \d+$/ }) });
-  await expect(bookmarkedItems).toHaveCount(1);
-  await expect(bookmarkedItems.first()).toContainText("Paused");
-  await app.getByLabel("Amount from").fill("abc");
-  await app.getByRole("button", { name: "Apply filters" }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("Paused");
+  await expect(app.getByRole("tab", { name: "Paused" })).toHaveAttribute("aria-selected", "true");
+
+  // search: by a customer's name and by their e-mail (read from Shopify), and by product
+  await app.getByRole("tab", { name: "All" }).click();
+  await expect(rows).toHaveCount(25);
+  const search = app.getByPlaceholder("Search by customer name, e-mail, product or order");
+  if (!(await search.isVisible())) await app.getByRole("button", { name: "Search and filter" }).click();
+  await search.fill("ada love");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(`Subscription ${teaNumber}`);
+  await expect(rows.first()).toContainText("ada.lovelace@e2e.test");
+  await search.fill("ada.lovelace@e2e.test");
+  // the search is in the address (debounced), so the view can be bookmarked
+  const frameQuery = () => app.locator("html").evaluate(() => new URLSearchParams(window.location.search).get("q"));
+  await expect.poll(frameQuery).toBe("ada.lovelace@e2e.test");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("Green tea");
+  await search.fill("green");
+  await expect(rows).toHaveCount(1);
+  await search.fill("nobody-by-this-name");
+  await expect(app.getByText("No subscriptions match.")).toBeVisible();
+  await app.getByRole("button", { name: "Clear" }).first().click();
+  await expect(rows).toHaveCount(25);
+
+  // a filter from the popover, kept in the address; a bad value is refused in words
+  await app.getByRole("button", { name: "Add filter" }).click();
+  await app.getByRole("menuitem", { name: "Amount from" }).click();
+  await app.getByRole("textbox", { name: "Amount from" }).fill("abc");
   await expect(app.getByText('amount_min "abc" is not a non-negative decimal amount')).toBeVisible();
-  await app.getByRole("button", { name: "Clear" }).click();
-  await expect(items).toHaveCount(25);
+  await app.getByRole("textbox", { name: "Amount from" }).fill("20");
+  await expect(rows).toHaveCount(25);
+  await expect(rows.filter({ hasText: "Green tea" })).toHaveCount(0);
 
   // the detail page: lines, schedule, history; pause it
-  await app.getByLabel("Search").fill(teaContract.id);
-  await app.getByRole("button", { name: "Apply filters" }).click();
-  await expect(items).toHaveCount(1);
-  await items.first().getByRole("heading").click();
+  await openApp(page, shop, `/app/subscriptions?q=${encodeURIComponent(teaContract.id)}`);
+  await expect(rows).toHaveCount(1);
+  await rows.first().getByRole("link").click();
   await expect(app.locator("h1")).toHaveText(`Subscription ${teaNumber}`);
   await expect(app.getByRole("list", { name: "Lines" })).toContainText("1 × Green tea (100 g) at 12.00 USD");
   await expect(app.getByRole("list", { name: "History" })).toContainText("Started");
@@ -75,10 +101,30 @@ test("filter, page, and pause a subscription from its detail page", async ({ pag
   // the list shows it paused
   await app.getByRole("link", { name: "Subscriptions" }).first().click();
   await expect(app.locator("h1")).toHaveText("Subscriptions");
-  await app.getByLabel("Status").selectOption("PAUSED");
-  await app.getByRole("button", { name: "Apply filters" }).click();
-  await expect(items).toHaveCount(2);
-  await expect(items.filter({ hasText: `Subscription ${teaNumber}` })).toContainText("Paused");
+  await app.getByRole("tab", { name: "Paused" }).click();
+  await expect(rows).toHaveCount(2);
+  await expect(rows.filter({ hasText: `Subscription ${teaNumber}` })).toContainText("Paused");
+  console.expectNone();
+});
+
+test("at 375 px the first subscription is on the first screen, with its customer's name", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const console = watchConsole(page);
+  await page.setViewportSize({ width: 375, height: 812 });
+  const shop = await newShop(request, "e2e-subs-phone");
+  await openApp(page, shop);
+  const grace = await simCall(request, "POST", `/shops/${shop}/customers`, { firstName: "Grace", lastName: "Hopper", email: "grace@e2e.test" });
+  await simCall(request, "POST", `/shops/${shop}/contracts`, { customerId: grace.id, webhooks: false });
+  cli("mirror", "reconcile", "--shop", shop);
+  const app = await openApp(page, shop, "/app/subscriptions");
+  const first = app
+    .getByRole("row")
+    .filter({ has: app.getByRole("link", { name: /^Subscription \d+$/ }) })
+    .first();
+  await expect(first).toContainText("Grace Hopper");
+  await expect(first.getByRole("link")).toBeInViewport();
+  await expectNoHorizontalOverflow(page);
+  await expectAccessible(page);
   console.expectNone();
 });
 

@@ -7,8 +7,10 @@ import { Prisma } from "@prisma/client";
 import { afterSql, type Keyset } from "../shared/paging.server";
 import { currenciesByExponent } from "../shared/money.server";
 
+/** The status filter of the API and the exports: the four values its reference lists. */
 export const SUBSCRIPTION_FILTER_STATUSES = ["ACTIVE", "PAUSED", "CANCELLED", "EXPIRED"] as const;
-export type SubscriptionFilterStatus = (typeof SUBSCRIPTION_FILTER_STATUSES)[number];
+/** The admin's Subscriptions page adds FAILED (payments exhausted), which the merchant must find. */
+export type SubscriptionFilterStatus = (typeof SUBSCRIPTION_FILTER_STATUSES)[number] | "FAILED";
 
 export const SUBSCRIPTION_VIEWS = ["renewals"] as const;
 export type SubscriptionView = (typeof SUBSCRIPTION_VIEWS)[number];
@@ -37,6 +39,8 @@ export interface SubscriptionFilterOptions {
   nextTo?: IsoDay;
   /** Case-insensitive substring across product title, order name and the global ids. */
   q?: string;
+  /** Contracts of these customers match `q` too (the admin's search by name or e-mail, read from Shopify). */
+  qCustomerGids?: string[];
   /** renewals: ACTIVE contracts whose next charge is today (UTC) or later. */
   view?: SubscriptionView;
   /** Admin API list only: rows updated strictly after this instant. */
@@ -89,8 +93,9 @@ export function subscriptionFilterSql(shopId: string, f: SubscriptionFilterOptio
   if (f.nextTo) parts.push(Prisma.sql`next_billing_at < ${nextDayStart(f.nextTo)}`);
   if (f.q) {
     const p = likePattern(f.q);
+    const byCustomer = f.qCustomerGids?.length ? Prisma.sql` OR customer_gid = ANY(${f.qCustomerGids}::text[])` : Prisma.empty;
     parts.push(Prisma.sql`(product_title ILIKE ${p} OR order_name ILIKE ${p} OR contract_gid ILIKE ${p} OR customer_gid ILIKE ${p}
-      OR selling_plan_gid ILIKE ${p} OR selling_plan_group_gid ILIKE ${p})`);
+      OR selling_plan_gid ILIKE ${p} OR selling_plan_group_gid ILIKE ${p}${byCustomer})`);
   }
   if (f.view === "renewals") {
     const today = (opts.now ?? new Date()).toISOString().slice(0, 10);

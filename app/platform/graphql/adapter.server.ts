@@ -1,5 +1,6 @@
 // ShopifyPort on Shopify's Admin GraphQL API. Knows nothing of the simulator: in simulator mode
 // routing.server.ts redirects the same requests there.
+import { CUSTOMERS_SEARCH, CUSTOMERS_SEARCH_MAX, mapCustomersSearch, type CustomersSearchResult } from "./customers-search";
 import { PlatformError } from "../errors";
 import type { ShopifyPort, PlatformShop } from "../port";
 import { adminGraphql, type ClientOptions } from "./client.server";
@@ -235,6 +236,10 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
         out.push(...mapCustomersGet(await gql<CustomersGetResult>(CUSTOMERS_GET, { ids: ids.slice(i, i + CUSTOMERS_MAX) })));
       }
       return out;
+    },
+
+    async searchCustomers(query, first) {
+      return mapCustomersSearch(await gql<CustomersSearchResult>(CUSTOMERS_SEARCH, { query, first: Math.min(first, CUSTOMERS_SEARCH_MAX) }));
     },
 
     async findCustomersByEmail(emails) {
