@@ -45,6 +45,7 @@ async function signIn(page: Page, s: Seeded, customerId: string) {
 }
 
 test("the example portal drives every action through the Customer API across origins", async ({ page, request }) => {
+  test.setTimeout(90_000); // ten actions, each checked at the platform
   requestContext = request;
   const s = seedShop();
   const consoleErrors = watchConsole(page);
