@@ -1,10 +1,12 @@
 // Cancellation insights (docs/decisions/114-cancellation-insights.md) on a seeded case whose
 // answers are worked out by hand below: reasons, offers per type, the save rate over contracts,
 // revenue preserved per currency (as the Customer API derived it from the mirror), the buckets of
-// the trend, the range's edges, and another shop's rows that must never count.
+// the trend, the range's edges, and another shop's rows that must never count; and the same
+// figures through the Admin API's GET /analytics/cancellations.
 import { prisma } from "../../../app/db.server";
 import { cancellationInsights } from "../../../app/domain/retention/cancel-insights.server";
-import { createContract, createShop } from "../../support/fixtures";
+import { api } from "../../support/admin-factories";
+import { createContract, createKey, createShop } from "../../support/fixtures";
 
 const DAY = 86_400_000;
 const NOW = new Date("2026-06-30T12:00:00Z");
@@ -123,5 +125,47 @@ describe("cancellation insights", () => {
     expect(empty.offers.every((o) => o.shown === 0 && o.acceptanceRate === null)).toBe(true);
     expect(empty.bucket).toBe("week");
     expect(empty.series.every((b) => b.cancellations === 0 && b.saveRate === null)).toBe(true);
+  });
+});
+
+describe("GET /analytics/cancellations", () => {
+  it("answers the same figures in the API's shape, behind read:analytics, and refuses an unknown range", async () => {
+    const shop = await createShop();
+    const key = (await createKey({ shopId: shop.id, name: "insights", scopes: ["read:analytics"] })).key;
+    const other = (await createKey({ shopId: shop.id, name: "subs", scopes: ["read:subscriptions"] })).key;
+    const c = await createContract(shop.id, { monthlyAmountCents: 4250, currencyCode: "EUR" });
+    const at = new Date(Date.now() - DAY);
+    const row = { shopId: shop.id, contractGid: c.contractGid, customerGid: c.customerGid, offerType: "skip", createdAt: at };
+    await prisma.saveEvent.createMany({
+      data: [
+        { ...row, eventType: "shown" },
+        { ...row, eventType: "accepted", preservedRevenueCents: 4250 },
+      ],
+    });
+    await prisma.cancelReason.create({ data: { shopId: shop.id, contractGid: c.contractGid, customerGid: c.customerGid, reason: "Too much", createdAt: at } });
+
+    const r = await api(key, "GET", "/analytics/cancellations?range=7d");
+    expect(r.status).toBe(200);
+    const body = r.json as Record<string, unknown> & { series: Array<Record<string, unknown>> };
+    expect(body).toMatchObject({
+      range: "7d",
+      bucket: "day",
+      by_reason: [{ reason: "Too much", count: 1 }],
+      cancelled_without_reason: 0,
+      offers: [
+        { offer_type: "pause", shown: 0, accepted: 0, acceptance_rate: null },
+        { offer_type: "skip", shown: 1, accepted: 1, acceptance_rate: 1 },
+        { offer_type: "discount", shown: 0, accepted: 0, acceptance_rate: null },
+      ],
+      contracts_shown: 1,
+      contracts_saved: 1,
+      save_rate: 1,
+      revenue_preserved: [{ amount: "42.50", currency_code: "EUR" }],
+    });
+    expect(body.series).toHaveLength(8);
+    expect(body.series.reduce((s, b) => s + Number(b.offers_accepted), 0)).toBe(1);
+    expect((await api(key, "GET", "/analytics/cancellations")).json).toMatchObject({ range: "30d", bucket: "day" });
+    expect((await api(key, "GET", "/analytics/cancellations?range=2y")).status).toBe(400);
+    expect((await api(other, "GET", "/analytics/cancellations")).status).toBe(403);
   });
 });
