@@ -16,6 +16,8 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { label: "API keys", href: "/app/keys" },
   { label: "Webhooks", href: "/app/webhooks" },
   { label: "Notifications", href: "/app/notifications" },
+  { label: "Portal settings", href: "/app/portal" },
+  { label: "Cancellation insights", href: "/app/cancellations" },
   { label: "Risk Center", href: "/app/risks" },
   { label: "Analytics", href: "/app/analytics" },
   { label: "Export Center", href: "/app/exports" },

@@ -10,7 +10,7 @@ for (const viewport of [
   { name: "375 px", width: 375, height: 812 },
 ]) {
   test(`every page opens from the admin's menu (${viewport.name})`, async ({ page, request }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000); // every menu entry, with axe on each
     await page.setViewportSize(viewport);
     const console = watchConsole(page);
     const shop = await newShop(request, "e2e-nav");

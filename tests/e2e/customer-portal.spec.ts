@@ -3,7 +3,7 @@
 // http://127.0.0.1:<port> and the Customer Account API on the simulator, so every call is a
 // CORS request. It signs a customer in with a customer access token, lists their
 // subscriptions, edits a box, reschedules, changes a quantity, asks for the payment-update
-// e-mail and records a cancel reason; each outcome is checked on the platform (simulator).
+// e-mail and cancels with a reason after the cancel flow's offers; each outcome is checked on the platform (simulator).
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { APP, SIM, seed, simCall, watchConsole } from "./admin-support";
@@ -45,6 +45,7 @@ async function signIn(page: Page, s: Seeded, customerId: string) {
 }
 
 test("the example portal drives every action through the Customer API across origins", async ({ page, request }) => {
+  test.setTimeout(90_000); // ten actions, each checked at the platform
   requestContext = request;
   const s = seedShop();
   const consoleErrors = watchConsole(page);
@@ -91,10 +92,16 @@ test("the example portal drives every action through the Customer API across ori
   await expect(page.getByRole("status")).toHaveText("We e-mailed you a secure link to update your payment method.");
   expect((await simCall<unknown[]>(request, "GET", `/shops/${encodeURIComponent(s.domain)}/emails`)).length).toBe(emailsBefore + 1);
 
-  // Record a cancel reason.
+  // Cancel with a reason: the cancel flow offers a pause and a skip first (the defaults of GET
+  // /config), the reason goes to the Customer API, the cancellation to the platform.
+  await coffee.getByRole("button", { name: "Cancel subscription" }).click();
+  await expect(coffee.getByRole("button", { name: "Pause instead" })).toBeVisible();
+  await expect(coffee.getByRole("button", { name: "Skip the next delivery instead" })).toBeVisible();
   await coffee.getByLabel(/Tell us why/).selectOption("Too much product");
-  await coffee.getByRole("button", { name: "Send reason" }).click();
-  await expect(page.getByRole("status")).toHaveText("Thanks for telling us.");
+  await coffee.getByRole("button", { name: "Cancel my subscription" }).click();
+  await expect(page.getByRole("status")).toHaveText("Your subscription is cancelled. Thanks for telling us why.");
+  expect((await contract(s, s.contracts.a.id)).status).toBe("CANCELLED");
+  await expect(coffee.getByRole("button", { name: "Cancel subscription" })).toBeHidden();
 
   // Every Customer API call went to the API's origin, not the page's.
   expect(new URL(page.url()).origin).toBe(PORTAL_ORIGIN);

@@ -15,6 +15,7 @@ import { listGifts } from "../../domain/gifts/gifts.server";
 import { listCampaigns, listSends } from "../../domain/retention/winback.server";
 import { listNotifications } from "../../domain/notifications/notifications.server";
 import { churn, cohorts, mrr, recovery } from "../../domain/insights/analytics.server";
+import { cancellationInsights } from "../../domain/retention/cancel-insights.server";
 import { fixedListPage, fixedListQuery } from "../fixed-lists";
 import { NOTIFICATION_EVENT_NAMES } from "../notification-events";
 import { boxListQuery, giftListQuery, notificationListQuery, planListQuery, rangeQuery, readQuery, subscriptionListQuery, windowQuery } from "../read-queries";
@@ -23,6 +24,7 @@ import {
   boxJson,
   bundleJson,
   campaignJson,
+  cancellationsJson,
   notificationJson,
   planJson,
   churnJson,
@@ -252,5 +254,17 @@ export const adminReadRoutes = [
     response: S.Recovery,
     tags: ["Analytics"],
     handler: async (ctx) => ({ body: recoveryJson(await recovery(ctx.shop.id, readQuery(rangeQuery, ctx.query))) }),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/analytics/cancellations",
+    scopes: ["read:analytics"],
+    query: z.object({ range: opt("7d, 30d (default), 90d or 12mo") }).strict(),
+    summary: "What the cancel flow saved over a range: reasons, offers, save rate, revenue preserved",
+    description:
+      "From the cancel reasons and save events the Customer API records. The save rate counts subscriptions, not events: of those shown an offer in the range, the share that accepted one in the range (docs/decisions/114).",
+    response: S.Cancellations,
+    tags: ["Analytics"],
+    handler: async (ctx) => ({ body: cancellationsJson(await cancellationInsights(ctx.shop.id, readQuery(rangeQuery, ctx.query))) }),
   }),
 ];

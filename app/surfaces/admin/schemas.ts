@@ -240,6 +240,37 @@ export const Recovery = z.strictObject({
   recovered_amount: z.array(Money),
 });
 
+const count = z.number().int();
+
+export const Cancellations = z.strictObject({
+  range: z.enum(RANGES),
+  start: Timestamp,
+  end: Timestamp,
+  bucket: z.enum(["day", "week", "month"]).describe("Width of each entry of series (UTC): day for 7d and 30d, week for 90d, month for 12mo"),
+  by_reason: z.array(z.strictObject({ reason: z.string(), count })).describe("Cancel reasons recorded in the range, most frequent first"),
+  cancelled_without_reason: count.describe("Subscriptions cancelled in the range with no cancel reason recorded"),
+  offers: z
+    .array(z.strictObject({ offer_type: z.enum(["pause", "skip", "discount"]), shown: count, accepted: count, acceptance_rate: rate }))
+    .describe("Save events per offer type, all three always present"),
+  contracts_shown: count.describe("Subscriptions shown at least one offer in the range"),
+  contracts_saved: count.describe("Of those, the ones that accepted an offer in the range"),
+  save_rate: rate.describe("contracts_saved / contracts_shown; null when none was shown an offer"),
+  revenue_preserved: z
+    .array(Money)
+    .describe("Monthly amount of the saved subscriptions, derived from the mirror when the offer was accepted; one entry per currency"),
+  series: z.array(
+    z.strictObject({
+      start: Timestamp,
+      cancellations: count,
+      offers_shown: count,
+      offers_accepted: count,
+      contracts_shown: count,
+      contracts_saved: count,
+      save_rate: rate,
+    }),
+  ),
+});
+
 export const Receipt = z.strictObject({
   id: Gid("SubscriptionContract"),
   contract_id: Gid("SubscriptionContract"),

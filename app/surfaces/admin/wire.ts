@@ -11,6 +11,7 @@ import type { MixMatchDetailView, MixMatchView } from "../../domain/catalog/mixm
 import type { GiftView } from "../../domain/gifts/gifts.server";
 import type { NotificationView } from "../../domain/notifications/notifications.server";
 import type { ChurnView, CohortsView, MrrView, RecoveryView } from "../../domain/insights/analytics.server";
+import type { CancellationInsights } from "../../domain/retention/cancel-insights.server";
 import { decodedPage, type EncodedPage, type PageResult } from "../../domain/shared/paging.server";
 import type { LineView, SubscriptionDetailView, SubscriptionView } from "../../domain/subscriptions/reads.server";
 import type { WriteReceipt } from "../../domain/subscriptions/writes.server";
@@ -213,6 +214,29 @@ export const recoveryJson = (r: RecoveryView): z.input<typeof S.Recovery> => ({
   reactivated: r.reactivated,
   recovery_rate: r.recoveryRate,
   recovered_amount: r.recoveredAmount,
+});
+
+export const cancellationsJson = (r: CancellationInsights): z.input<typeof S.Cancellations> => ({
+  range: r.range,
+  start: r.start.toISOString(),
+  end: r.end.toISOString(),
+  bucket: r.bucket,
+  by_reason: r.byReason,
+  cancelled_without_reason: r.cancelledWithoutReason,
+  offers: r.offers.map((o) => ({ offer_type: o.offerType, shown: o.shown, accepted: o.accepted, acceptance_rate: o.acceptanceRate })),
+  contracts_shown: r.contractsShown,
+  contracts_saved: r.contractsSaved,
+  save_rate: r.saveRate,
+  revenue_preserved: r.revenuePreserved,
+  series: r.series.map((b) => ({
+    start: b.start.toISOString(),
+    cancellations: b.cancellations,
+    offers_shown: b.offersShown,
+    offers_accepted: b.offersAccepted,
+    contracts_shown: b.contractsShown,
+    contracts_saved: b.contractsSaved,
+    save_rate: b.saveRate,
+  })),
 });
 
 type ScheduleCols = Pick<SellingPlanGroup, "scheduleMode" | "anchorDay" | "anchorMonths" | "cutoffDays" | "preAnchorBehavior" | "shipDay" | "scheduleLabel">;

@@ -64,6 +64,20 @@ async function contractLines() {
   return new Map(nodes.map((c) => [c.id, c.lines.nodes]));
 }
 
+/** The shopper's own mutation at the platform; a refusal arrives as userErrors. */
+async function account(query, variables) {
+  const res = await fetch(SETTINGS.account, {
+    method: "POST",
+    headers: { Authorization: state.customerToken, "Content-Type": "application/json" },
+    body: JSON.stringify({ query, variables }),
+  });
+  const json = await res.json();
+  const payload = json.data ? Object.values(json.data)[0] : null;
+  const problem = json.errors?.[0] ?? payload?.userErrors?.[0];
+  if (problem || !payload) throw new Error(problem?.message ?? `The platform answered HTTP ${res.status}`);
+  return payload;
+}
+
 const money = (amount, currency) => new Intl.NumberFormat(undefined, { style: "currency", currency }).format(amount);
 const day = (iso) => (iso ? new Date(iso).toLocaleDateString(undefined, { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }) : "none");
 
@@ -135,7 +149,7 @@ function renderCard(sub, lines) {
   $(".title", card).textContent = sub.product_title ?? sub.order_name ?? "Subscription";
   const meta = $(".meta", card);
   const describe = (next) => {
-    meta.textContent = `${sub.status.toLowerCase()} · ${sub.frequency_label ?? ""} · ${sub.charge_amount === null ? "" : money(sub.charge_amount, sub.currency_code)} · next charge ${day(next)}`;
+    meta.textContent = `${sub.status.toLowerCase()} · ${sub.frequency_label ?? ""} · ${sub.charge_amount === null ? "" : money(sub.charge_amount, sub.currency_code)} · next charge ${next ? day(next) : "to be confirmed"}`;
   };
   describe(sub.next_billing_at);
   const actions = state.config.portal_actions;
@@ -149,6 +163,7 @@ function renderCard(sub, lines) {
     "submit",
     action(reschedule, async () => {
       const r = await api("POST", `${c}/reschedule`, { date: $("input", reschedule).value });
+      sub.next_billing_at = r.next_billing_at;
       describe(r.next_billing_at);
       return `Next charge moved to ${day(r.next_billing_at)}.`;
     }),
@@ -186,17 +201,101 @@ function renderCard(sub, lines) {
     }),
   );
 
+  // Skip, pause and cancel are the shopper's own rights at Shopify: they go to the Customer Account
+  // API with the shopper's token. GET /config only says which buttons to show (a HIDE list hides
+  // buttons; it does not forbid the action) and what the cancel flow offers first.
+  const flow = state.config.cancel_flow;
+  const skipButton = $(".skip", card);
+  const pauseButton = $(".pause", card);
+  const cancelButton = $(".cancel", card);
+  const cancelFlow = $(".cancel-flow", card);
+  const offerPause = $(".offer-pause", card);
+  const offerSkip = $(".offer-skip", card);
+  const refreshButtons = () => {
+    const active = sub.status === "ACTIVE";
+    skipButton.hidden = actions.hide_skip || !active || !sub.next_billing_at;
+    pauseButton.hidden = actions.hide_pause || !active;
+    cancelButton.hidden = actions.hide_cancel || sub.status === "CANCELLED" || sub.status === "EXPIRED";
+    $(".plan-actions", card).hidden = skipButton.hidden && pauseButton.hidden && cancelButton.hidden;
+    if (!active) reschedule.hidden = quantity.hidden = true;
+  };
+  const setStatus = (status) => {
+    sub.status = status;
+    cancelFlow.hidden = true;
+    describe(sub.next_billing_at);
+    refreshButtons();
+  };
+  const skip = async () => {
+    await account(
+      `mutation PortalSkip($input: SubscriptionBillingCycleInput!) { subscriptionBillingCycleSkip(billingCycleInput: $input) { billingCycle { cycleIndex } userErrors { message } } }`,
+      { input: { contractId: sub.contract_id, selector: { date: sub.next_billing_at } } },
+    );
+    const skipped = sub.next_billing_at;
+    sub.next_billing_at = null; // the platform moves it; the next GET /subscriptions shows the new date
+    setStatus(sub.status);
+    return `The delivery of ${day(skipped)} is skipped.`;
+  };
+  const statusMutation = async (name) => {
+    await account(
+      `mutation Portal${name}($id: ID!) { subscriptionContract${name}(subscriptionContractId: $id) { contract { id status } userErrors { message } } }`,
+      {
+        id: sub.contract_id,
+      },
+    );
+  };
+  const pause = async () => {
+    await statusMutation("Pause");
+    setStatus("PAUSED");
+    return "Your subscription is paused.";
+  };
+  const saveEvent = (offer_type, event_type) => api("POST", `${c}/save-event`, { offer_type, event_type }).catch(() => undefined); // analytics: best effort
+
+  skipButton.addEventListener("click", action(skipButton, skip));
+  pauseButton.addEventListener("click", action(pauseButton, pause));
+  cancelButton.addEventListener("click", () => {
+    const offers = [];
+    offerPause.hidden = !(flow.offer_pause && !actions.hide_pause && sub.status === "ACTIVE");
+    offerSkip.hidden = !(flow.offer_skip && !actions.hide_skip && sub.status === "ACTIVE" && sub.next_billing_at);
+    if (!offerPause.hidden) offers.push("pause");
+    if (!offerSkip.hidden) offers.push("skip");
+    $(".offers-intro", card).hidden = $(".offers", card).hidden = offers.length === 0;
+    for (const offer of offers) saveEvent(offer, "shown");
+    cancelFlow.hidden = false;
+  });
+  offerPause.addEventListener(
+    "click",
+    action(offerPause, async () => {
+      const done = await pause();
+      await saveEvent("pause", "accepted");
+      return done;
+    }),
+  );
+  offerSkip.addEventListener(
+    "click",
+    action(offerSkip, async () => {
+      const done = await skip();
+      cancelFlow.hidden = true;
+      await saveEvent("skip", "accepted");
+      return done;
+    }),
+  );
+  $(".keep", card).addEventListener("click", () => (cancelFlow.hidden = true));
+
   const cancel = $(".cancel-reason", card);
-  const reasons = state.config.cancel_flow.reasons.length ? state.config.cancel_flow.reasons : ["Too expensive", "Too much product", "Other"];
+  const reasons = flow.reasons.length ? flow.reasons : ["Too expensive", "Too much product", "Other"];
   for (const reason of reasons) $("select", cancel).append(new Option(reason, reason));
-  if (!state.config.cancel_flow.show_reason_survey) cancel.hidden = true;
+  const survey = flow.show_reason_survey;
+  $(".survey", cancel).hidden = !survey;
   cancel.addEventListener(
     "submit",
     action(cancel, async () => {
-      await api("POST", `${c}/cancel-reason`, { reason: $("select", cancel).value });
-      return "Thanks for telling us.";
+      if (survey) await api("POST", `${c}/cancel-reason`, { reason: $("select", cancel).value });
+      await statusMutation("Cancel");
+      setStatus("CANCELLED");
+      return survey ? "Your subscription is cancelled. Thanks for telling us why." : "Your subscription is cancelled.";
     }),
   );
+  refreshButtons();
 
   renderBox(card, sub).catch((err) => show(err.message, "error"));
   return card;

@@ -403,6 +403,7 @@ describe("scopes", () => {
       ["/analytics/churn", "read:analytics"],
       ["/analytics/cohorts", "read:analytics"],
       ["/analytics/recovery", "read:analytics"],
+      ["/analytics/cancellations", "read:analytics"],
     ];
     for (const [path, scope] of paths) {
       const r = await api(none, "GET", path);
