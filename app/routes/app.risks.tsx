@@ -1,27 +1,101 @@
-// Risk Center: every open risk of the shop, most severe first, each with what to do and a link
-// to fix it. The checks: app/domain/shop/risks.server.ts.
+// Risk Center: money first (payments in dunning with what they are worth, the reason in words and
+// the next retry; subscriptions whose payments were given up on), then every other open risk, most
+// severe first, findings of one check about many subjects as one item with the list inside.
+// The checks: app/domain/shop/risks.server.ts; the money: app/domain/renewals/overview.server.ts.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { BlockStack, Button, Card, InlineStack, Layout, Page, Text } from "@shopify/polaris";
+import { BlockStack, Button, Card, InlineStack, Layout, List, Page, Text } from "@shopify/polaris";
 import { adminContext } from "../embedded/context.server";
-import { openRisks } from "../domain/shop/risks.server";
+import { formatDate, formatMoney, formatMoneyList } from "../embedded/format";
+import { openRisks, type Risk } from "../domain/shop/risks.server";
+import { revenueAtRisk } from "../domain/renewals/overview.server";
 import { SeverityBadge } from "../embedded/severity";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await adminContext(request);
-  return json({ risks: await openRisks(shop.id) });
+  const [risks, money] = await Promise.all([openRisks(shop.id), revenueAtRisk(shop.id)]);
+  return json({ risks, money });
 };
 
-export default function RiskCenter() {
-  const { risks } = useLoaderData<typeof loader>();
+/** Consecutive findings of one check with a group label become one item (their order is kept). */
+function grouped(risks: Risk[]): Risk[][] {
+  const out: Risk[][] = [];
+  for (const r of risks) {
+    const last = out.at(-1);
+    if (r.group && last && last[0].group === r.group) last.push(r);
+    else out.push([r]);
+  }
+  return out;
+}
+
+function RevenueAtRisk({ money }: { money: ReturnType<typeof useLoaderData<typeof loader>>["money"] }) {
+  const { dunning, failed } = money;
+  if (dunning.count === 0 && failed.count === 0) {
+    return (
+      <Card>
+        <BlockStack gap="100">
+          <Text as="h2" variant="headingMd">
+            Revenue at risk
+          </Text>
+          <Text as="p">No payment is failing. Every subscription&apos;s last charge went through or has not come due.</Text>
+        </BlockStack>
+      </Card>
+    );
+  }
   return (
-    <Page title="Risk Center" subtitle="What could break your integrations or your figures, most severe first.">
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          Revenue at risk
+        </Text>
+        {dunning.count > 0 && (
+          <BlockStack gap="200">
+            <Text as="h3" variant="headingSm">
+              {dunning.count} failed {dunning.count === 1 ? "payment" : "payments"} being retried: {formatMoneyList(dunning.totals)}
+            </Text>
+            <List>
+              {dunning.rows.map((r) => (
+                <List.Item key={r.contractGid}>
+                  Subscription {r.contractGid.split("/").pop()}: {formatMoney(r.amount)}, {r.reason.toLowerCase()}; next retry {formatDate(r.nextRetryAt)} (
+                  {r.attempts} {r.attempts === 1 ? "attempt" : "attempts"} so far)
+                </List.Item>
+              ))}
+            </List>
+            {dunning.count > dunning.rows.length && (
+              <Text as="p" tone="subdued">
+                The {dunning.rows.length} with the soonest retry are shown.
+              </Text>
+            )}
+          </BlockStack>
+        )}
+        {failed.count > 0 && (
+          <InlineStack gap="300" blockAlign="center" align="space-between">
+            <Text as="p">
+              {failed.count} {failed.count === 1 ? "subscription has" : "subscriptions have"} stopped after the last retry failed:{" "}
+              {formatMoneyList(failed.totals)} a charge.
+            </Text>
+            <Button url="/app/subscriptions?status=FAILED">Open failed subscriptions</Button>
+          </InlineStack>
+        )}
+      </BlockStack>
+    </Card>
+  );
+}
+
+export default function RiskCenter() {
+  const { risks, money } = useLoaderData<typeof loader>();
+  const items = grouped(risks);
+  return (
+    <Page title="Risk Center" subtitle="Revenue at risk first, then what could break your integrations or your figures, most severe first.">
       <Layout>
+        <Layout.Section>
+          <RevenueAtRisk money={money} />
+        </Layout.Section>
         <Layout.Section>
           {risks.length === 0 ? (
             <Card>
-              <Text as="p">No open risks. Checks run each time you open this page.</Text>
+              <Text as="p">No other open risks. Checks run each time you open this page.</Text>
             </Card>
           ) : (
             <BlockStack gap="300">
@@ -29,27 +103,37 @@ export default function RiskCenter() {
                 {risks.length} open risk{risks.length === 1 ? "" : "s"}
               </Text>
               <ul aria-label="Open risks" style={{ listStyle: "none", margin: 0, padding: 0, display: "grid", gap: "12px" }}>
-                {risks.map((r) => (
-                  <li key={r.id}>
-                    <Card>
-                      <BlockStack gap="200">
-                        <InlineStack gap="200" blockAlign="center">
-                          <SeverityBadge severity={r.severity} />
-                          <Text as="span" tone="subdued">
-                            {r.area}
+                {items.map((group) => {
+                  const r = group[0];
+                  return (
+                    <li key={r.id}>
+                      <Card>
+                        <BlockStack gap="200">
+                          <InlineStack gap="200" blockAlign="center">
+                            <SeverityBadge severity={r.severity} />
+                            <Text as="span" tone="subdued">
+                              {r.area}
+                            </Text>
+                          </InlineStack>
+                          <Text as="h3" variant="headingSm">
+                            {group.length > 1 ? `${group.length} ${r.group}` : r.title}
                           </Text>
-                        </InlineStack>
-                        <Text as="h3" variant="headingSm">
-                          {r.title}
-                        </Text>
-                        <Text as="p">{r.action}</Text>
-                        <InlineStack>
-                          <Button url={r.link.url}>{r.link.label}</Button>
-                        </InlineStack>
-                      </BlockStack>
-                    </Card>
-                  </li>
-                ))}
+                          {group.length > 1 && (
+                            <List>
+                              {group.map((g) => (
+                                <List.Item key={g.id}>{g.title}</List.Item>
+                              ))}
+                            </List>
+                          )}
+                          <Text as="p">{r.action}</Text>
+                          <InlineStack>
+                            <Button url={r.link.url}>{r.link.label}</Button>
+                          </InlineStack>
+                        </BlockStack>
+                      </Card>
+                    </li>
+                  );
+                })}
               </ul>
             </BlockStack>
           )}

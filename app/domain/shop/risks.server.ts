@@ -19,6 +19,8 @@ export interface Risk {
   /** What to do about it, in plain language. */
   action: string;
   link: { label: string; url: string };
+  /** Findings of one check about many subjects (keys, exports...) show as one item: its plural title. */
+  group?: string;
 }
 
 export interface RiskContext {
@@ -72,6 +74,7 @@ const writeScopedKeys: Check = async ({ shopId, now }) => {
   });
   return rows.map((k) => ({
     id: `key_write_scope:${k.id}`,
+    group: "API keys can change subscriptions (write:subscriptions)",
     severity: "medium",
     area: "API keys",
     title: `API key "${k.name}" can change subscriptions (write:subscriptions)`,
@@ -87,6 +90,7 @@ const expiringKeys: Check = async ({ shopId, now }) => {
   });
   return rows.map((k) => ({
     id: `key_expiring:${k.id}`,
+    group: "API keys expire soon",
     severity: "high",
     area: "API keys",
     title: `API key "${k.name}" expires on ${k.expiresAt!.toISOString().slice(0, 10)}`,
@@ -108,6 +112,7 @@ const unusedKeys: Check = async ({ shopId, now }) => {
   });
   return rows.map((k) => ({
     id: `key_unused:${k.id}`,
+    group: "API keys have not been used for 90 days",
     severity: "low",
     area: "API keys",
     title: `API key "${k.name}" has not been used for 90 days`,
@@ -161,6 +166,7 @@ const failedExports: Check = async ({ shopId, now }) => {
   });
   return rows.map((j) => ({
     id: `export_failed:${j.id}`,
+    group: "exports failed",
     severity: "medium",
     area: "Exports",
     title: `Export of ${j.dataset} failed${j.errorMessage ? `: ${j.errorMessage}` : ""}`,
@@ -182,6 +188,7 @@ const bouncedPaymentMail: Check = async ({ shopId, now }) => {
   });
   return rows.map((r) => ({
     id: `payment_mail_bounced:${r.contractGid}`,
+    group: "payment-failed e-mails bounced",
     severity: "high",
     area: "Customers",
     title: `The payment-failed e-mail for subscription ${r.contractGid?.split("/").pop()} bounced`,
@@ -201,6 +208,7 @@ const scheduleDrift: Check = async ({ shopId }) => {
     const d = c.scheduleDrift as { plan: string; shopify: string; expected: string; at?: string };
     return {
       id: `schedule_drift:${c.contractGid}`,
+      group: "subscriptions are billed off their plan's schedule",
       severity: "high" as const,
       area: "Plans",
       title: `Plan "${d.plan}": Shopify bills ${c.contractGid} ${d.at === "renewal" ? "next" : "first"} on ${d.shopify}, the plan's schedule says ${d.expected}`,
