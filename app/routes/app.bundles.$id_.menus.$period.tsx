@@ -9,7 +9,7 @@ import { Badge, Banner, BlockStack, Button, InlineStack, List, Modal, Page, Text
 import { adminContext } from "../embedded/context.server";
 import { MenuItems, pickVariants } from "../embedded/menu-editor";
 import { bundleForm } from "../domain/catalog/bundle-builder.server";
-import { copyPreviousMenu, menuImpact, menuPage, saveMenu, type MenuImpact } from "../domain/catalog/box-menu-builder.server";
+import { copyPreviousMenu, menuImpact, menuPage, saveMenu, validateMenu, type MenuImpact } from "../domain/catalog/box-menu-builder.server";
 import { PERIOD, type FieldErrors, type MenuItemForm } from "../domain/catalog/bundle-form";
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
@@ -38,12 +38,15 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
     return json<ActionResult>({ intent, ok: false, errors: { form: "The form could not be read." } }, 400);
   }
   const bundleId = params.id ?? "";
+  const ctx = { shopId: shop.id, shopDomain: shop.domain };
   if (intent === "impact") {
+    const errors = await validateMenu(ctx, bundleId, input);
+    if (errors) return json<ActionResult>({ intent, ok: false, errors });
     const impact = await menuImpact(shop.id, bundleId, input);
     return json<ActionResult>("errors" in impact ? { intent, ok: false, errors: impact.errors } : { intent, ok: true, impact });
   }
   if (intent !== "save" && intent !== "publish") return json<ActionResult>({ intent, ok: false, errors: { form: "Unknown action." } }, 400);
-  const r = await saveMenu({ shopId: shop.id, shopDomain: shop.domain }, bundleId, input, { publish: intent === "publish" });
+  const r = await saveMenu(ctx, bundleId, input, { publish: intent === "publish" });
   // A refusal is the form's answer, not a failed request: 200 keeps the browser console clean.
   return json<ActionResult>(r.ok ? { intent, ok: true, published: r.published, mailed: r.mailed } : { intent, ok: false, errors: r.errors });
 };
@@ -55,8 +58,8 @@ function ImpactModal(props: { impact: MenuImpact | null; published: boolean; onC
       <Modal.Section>
         {i && (
           <BlockStack gap="300">
-            <Text as="p" data-testid="impact-summary">{`${i.subscribers} subscriber${i.subscribers === 1 ? "" : "s"} ship in ${i.period}; ${i.picked} already picked.`}</Text>
-            <Text as="p" data-testid="impact-dropped">{`${i.picksNamingDropped.length} saved pick${i.picksNamingDropped.length === 1 ? " names" : "s name"} items this menu drops.`}</Text>
+            <Text as="p">{`${i.subscribers} subscriber${i.subscribers === 1 ? "" : "s"} ship in ${i.period}; ${i.picked} already picked.`}</Text>
+            <Text as="p">{`${i.picksNamingDropped.length} saved pick${i.picksNamingDropped.length === 1 ? " names" : "s name"} items this menu drops.`}</Text>
             {i.droppedItems.length > 0 && (
               <List>
                 {i.droppedItems.map((d) => (
@@ -64,7 +67,7 @@ function ImpactModal(props: { impact: MenuImpact | null; published: boolean; onC
                 ))}
               </List>
             )}
-            <Text as="p" data-testid="impact-fallback">{`${i.fallback.length} subscriber${i.fallback.length === 1 ? "" : "s"} will get the fallback box unless they pick before the cutoff.`}</Text>
+            <Text as="p">{`${i.fallback.length} subscriber${i.fallback.length === 1 ? "" : "s"} will get the fallback box unless they pick before the cutoff.`}</Text>
             <InlineStack gap="200" align="end">
               <Button onClick={props.onClose}>Cancel</Button>
               <Button variant="primary" onClick={props.onConfirm}>
@@ -99,10 +102,6 @@ export default function MenuPageRoute() {
       titleMetadata={published ? <Badge tone="success">Published</Badge> : <Badge>Draft</Badge>}
       backAction={{ content: bundle.title, url: `/app/bundles/${bundle.id}` }}
       primaryAction={{ content: published ? "Review and save" : "Review and publish", onAction: () => submit("impact"), loading: fetcher.state !== "idle" }}
-      secondaryActions={[
-        ...(published ? [] : [{ content: "Save draft", onAction: () => submit("save") }]),
-        ...(previousItems ? [{ content: `Copy ${menu.previousPeriod} menu`, onAction: () => setItems(previousItems) }] : []),
-      ]}
     >
       <BlockStack gap="400">
         {errors.form && (
@@ -117,6 +116,8 @@ export default function MenuPageRoute() {
         )}
         <InlineStack gap="200">
           <Button onClick={async () => setItems((await pickVariants(items, buildABox)) ?? items)}>Select products</Button>
+          {previousItems && <Button onClick={() => setItems(previousItems)}>{`Copy the ${menu.previousPeriod} menu`}</Button>}
+          {!published && <Button onClick={() => submit("save")}>Save draft</Button>}
         </InlineStack>
         <MenuItems items={items} buildABox={buildABox} errors={errors} onChange={setItems} />
       </BlockStack>

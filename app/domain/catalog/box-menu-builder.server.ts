@@ -113,6 +113,14 @@ async function checkMenu(ctx: BundleContext, bundle: NonNullable<Awaited<ReturnT
   return { ok: true, items, variants: found, currency: (await p.getShop()).currencyCode, period };
 }
 
+/** The menu's checks alone (the page runs them before showing the impact of publishing). */
+export async function validateMenu(ctx: BundleContext, bundleId: string, input: unknown, port?: ShopifyPort): Promise<FieldErrors | null> {
+  const bundle = await ownBundle(ctx.shopId, bundleId);
+  if (!bundle) return { form: "No such bundle." };
+  const c = await checkMenu(ctx, bundle, input, port);
+  return c.ok ? null : c.errors;
+}
+
 export type MenuResult = { ok: true; period: string; published: boolean; mailed: number } | { ok: false; errors: FieldErrors };
 
 /**
