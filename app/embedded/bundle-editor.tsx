@@ -34,8 +34,22 @@ function SizeCard(props: { index: number; size: BoxSizeForm; errors: FieldErrors
         </InlineStack>
         <FormLayout>
           <FormLayout.Group>
-            <TextField label={`Size ${i + 1} name`} value={s.label} onChange={(label) => set({ label })} error={e("label")} autoComplete="off" placeholder="Small" />
-            <TextField label={`Size ${i + 1} price`} value={s.price} onChange={(price) => set({ price })} error={e("price")} autoComplete="off" inputMode="decimal" />
+            <TextField
+              label={`Size ${i + 1} name`}
+              value={s.label}
+              onChange={(label) => set({ label })}
+              error={e("label")}
+              autoComplete="off"
+              placeholder="Small"
+            />
+            <TextField
+              label={`Size ${i + 1} price`}
+              value={s.price}
+              onChange={(price) => set({ price })}
+              error={e("price")}
+              autoComplete="off"
+              inputMode="decimal"
+            />
           </FormLayout.Group>
           <ChoiceList
             title={`Size ${i + 1} item count`}
@@ -58,8 +72,24 @@ function SizeCard(props: { index: number; size: BoxSizeForm; errors: FieldErrors
             />
           ) : (
             <FormLayout.Group>
-              <TextField label={`Size ${i + 1} minimum items`} type="number" min={1} value={text(s.min)} onChange={(v) => set({ min: int(v) })} error={e("min")} autoComplete="off" />
-              <TextField label={`Size ${i + 1} maximum items`} type="number" min={1} value={text(s.max)} onChange={(v) => set({ max: int(v) })} error={e("max")} autoComplete="off" />
+              <TextField
+                label={`Size ${i + 1} minimum items`}
+                type="number"
+                min={1}
+                value={text(s.min)}
+                onChange={(v) => set({ min: int(v) })}
+                error={e("min")}
+                autoComplete="off"
+              />
+              <TextField
+                label={`Size ${i + 1} maximum items`}
+                type="number"
+                min={1}
+                value={text(s.max)}
+                onChange={(v) => set({ max: int(v) })}
+                error={e("max")}
+                autoComplete="off"
+              />
             </FormLayout.Group>
           )}
         </FormLayout>
@@ -91,7 +121,13 @@ export function BundleEditor(props: {
         <FormLayout>
           <TextField label="Title" value={form.title} onChange={(title) => set({ title })} error={errors.title} autoComplete="off" />
           {props.isNew ? (
-            <ChoiceList title="Kind" choices={KIND_CHOICES} selected={[form.kind]} onChange={([kind]) => set({ kind: kind as BundleForm["kind"] })} error={errors.kind} />
+            <ChoiceList
+              title="Kind"
+              choices={KIND_CHOICES}
+              selected={[form.kind]}
+              onChange={([kind]) => set({ kind: kind as BundleForm["kind"] })}
+              error={errors.kind}
+            />
           ) : (
             <Text as="p">{`Kind: ${KIND_CHOICES.find((k) => k.value === form.kind)?.label}`}</Text>
           )}

@@ -76,11 +76,20 @@ export default function BundlePage() {
                 </Text>
               </div>
               {menus.length === 0 ? (
-                <EmptyState heading="No menus yet" action={nextPeriod ? { content: `Build the ${nextPeriod} menu`, url: `/app/bundles/${id}/menus/${nextPeriod}` } : undefined} image="">
+                <EmptyState
+                  heading="No menus yet"
+                  action={nextPeriod ? { content: `Build the ${nextPeriod} menu`, url: `/app/bundles/${id}/menus/${nextPeriod}` } : undefined}
+                  image=""
+                >
                   <p>Each month&apos;s menu is a draft until you publish it.</p>
                 </EmptyState>
               ) : (
-                <IndexTable resourceName={{ singular: "menu", plural: "menus" }} itemCount={menus.length} selectable={false} headings={[{ title: "Month" }, { title: "Status" }, { title: "Items" }]}>
+                <IndexTable
+                  resourceName={{ singular: "menu", plural: "menus" }}
+                  itemCount={menus.length}
+                  selectable={false}
+                  headings={[{ title: "Month" }, { title: "Status" }, { title: "Items" }]}
+                >
                   {menus.map((m, i) => (
                     <IndexTable.Row id={m.period} key={m.period} position={i}>
                       <IndexTable.Cell>

@@ -16,7 +16,11 @@ const KIND_LABEL = { BUILD_A_BOX: "Build-a-box", CURATED: "Curated", REGULAR: "R
 export default function Bundles() {
   const { bundles } = useLoaderData<typeof loader>();
   return (
-    <Page title="Bundles" subtitle="Boxes your subscribers build or you curate, month by month." primaryAction={{ content: "Create bundle", url: "/app/bundles/new" }}>
+    <Page
+      title="Bundles"
+      subtitle="Boxes your subscribers build or you curate, month by month."
+      primaryAction={{ content: "Create bundle", url: "/app/bundles/new" }}
+    >
       <Layout>
         <Layout.Section>
           <Card padding="0">

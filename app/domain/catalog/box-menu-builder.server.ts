@@ -21,7 +21,14 @@ export interface MenuPage {
   previousPeriod: string | null;
 }
 
-const itemForm = (i: { variantGid: string; productTitle: string; variantTitle: string | null; maxQuantity: number | null; fallbackQuantity: number; quantity: number | null }): MenuItemForm => ({
+const itemForm = (i: {
+  variantGid: string;
+  productTitle: string;
+  variantTitle: string | null;
+  maxQuantity: number | null;
+  fallbackQuantity: number;
+  quantity: number | null;
+}): MenuItemForm => ({
   variantId: i.variantGid,
   title: i.variantTitle ? `${i.productTitle} – ${i.variantTitle}` : i.productTitle,
   maxQuantity: i.maxQuantity,
@@ -37,7 +44,10 @@ async function ownBundle(shopId: string, bundleId: string) {
 export async function menuPage(shopId: string, bundleId: string, period: string): Promise<MenuPage | null> {
   const bundle = await ownBundle(shopId, bundleId);
   if (!bundle) return null;
-  const box = await prisma.bundleBox.findUnique({ where: { bundleId_period: { bundleId, period } }, include: { items: { orderBy: [{ position: "asc" }, { id: "asc" }] } } });
+  const box = await prisma.bundleBox.findUnique({
+    where: { bundleId_period: { bundleId, period } },
+    include: { items: { orderBy: [{ position: "asc" }, { id: "asc" }] } },
+  });
   const previous = await prisma.bundleBox.findFirst({ where: { bundleId, period: { lt: period } }, orderBy: { period: "desc" }, select: { period: true } });
   return {
     period,
@@ -69,7 +79,12 @@ export async function suggestedPeriod(bundleId: string, now = new Date()): Promi
 
 type Checked = { ok: true; items: MenuItemForm[]; variants: Map<string, PlatformVariant>; currency: string } | { ok: false; errors: FieldErrors };
 
-async function checkMenu(ctx: BundleContext, bundle: NonNullable<Awaited<ReturnType<typeof ownBundle>>>, input: unknown, port?: ShopifyPort): Promise<Checked & { period?: string }> {
+async function checkMenu(
+  ctx: BundleContext,
+  bundle: NonNullable<Awaited<ReturnType<typeof ownBundle>>>,
+  input: unknown,
+  port?: ShopifyPort,
+): Promise<Checked & { period?: string }> {
   const r = MenuForm.safeParse(input);
   if (!r.success) return { ok: false, errors: zodErrors(r.error.issues) };
   const { items, period } = r.data;
@@ -128,7 +143,12 @@ export type MenuResult = { ok: true; period: string; published: boolean; mailed:
  * stays published when edited; its subscribers' picks that name dropped items fall back at the
  * cutoff (menuImpact shows how many first).
  */
-export async function saveMenu(ctx: BundleContext, bundleId: string, input: unknown, opts: { publish: boolean; now?: Date; port?: ShopifyPort }): Promise<MenuResult> {
+export async function saveMenu(
+  ctx: BundleContext,
+  bundleId: string,
+  input: unknown,
+  opts: { publish: boolean; now?: Date; port?: ShopifyPort },
+): Promise<MenuResult> {
   const bundle = await ownBundle(ctx.shopId, bundleId);
   if (!bundle) return { ok: false, errors: { form: "No such bundle." } };
   const c = await checkMenu(ctx, bundle, input, opts.port);
@@ -190,7 +210,12 @@ export async function menuImpact(shopId: string, bundleId: string, input: unknow
   const onMenu = new Set(items.map((i) => i.variantId));
   const [y, m] = period.split("-").map(Number);
   const contracts = await prisma.contract.findMany({
-    where: { shopId, status: "ACTIVE", sellingPlanGroupGid: bundle.group.groupGid, nextBillingAt: { gte: new Date(Date.UTC(y, m - 1, 1)), lt: new Date(Date.UTC(y, m, 1)) } },
+    where: {
+      shopId,
+      status: "ACTIVE",
+      sellingPlanGroupGid: bundle.group.groupGid,
+      nextBillingAt: { gte: new Date(Date.UTC(y, m - 1, 1)), lt: new Date(Date.UTC(y, m, 1)) },
+    },
     select: { contractGid: true },
     orderBy: { id: "asc" },
   });

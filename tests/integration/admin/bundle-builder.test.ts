@@ -48,7 +48,12 @@ const bundleForm = (groupGid: string, over: Partial<BundleForm> = {}): BundleFor
   ...over,
 });
 
-const item = (variantId: string, maxQuantity: number | null, fallbackQuantity: number): MenuItemForm => ({ variantId, maxQuantity, fallbackQuantity, quantity: null });
+const item = (variantId: string, maxQuantity: number | null, fallbackQuantity: number): MenuItemForm => ({
+  variantId,
+  maxQuantity,
+  fallbackQuantity,
+  quantity: null,
+});
 
 describe("the bundle builder", () => {
   it("creates a build-a-box bundle with sizes; the Admin API shows it with the sizes' outer bounds", async () => {
@@ -78,7 +83,11 @@ describe("the bundle builder", () => {
     expect(await prisma.bundle.count({ where: { shopId: ctx.shopId } })).toBe(0);
     const ok = await createBundle(ctx, bundleForm(group.id, { selectionCutoffDays: 27 }));
     expect(ok.ok).toBe(true);
-    if (ok.ok) expect(await updateBundle(ctx, ok.bundleId, bundleForm(group.id, { kind: "CURATED" }))).toMatchObject({ ok: false, errors: { kind: expect.any(String) } });
+    if (ok.ok)
+      expect(await updateBundle(ctx, ok.bundleId, bundleForm(group.id, { kind: "CURATED" }))).toMatchObject({
+        ok: false,
+        errors: { kind: expect.any(String) },
+      });
   });
 
   it("saves a draft menu snapshotted from Shopify and refuses an empty menu, a box larger than its menu and another shop's variant without touching the saved one", async () => {
@@ -89,18 +98,27 @@ describe("the bundle builder", () => {
     const good = { period: "2031-04", items: [item(variants[0], 2, 1), item(variants[1], 1, 1)] };
     expect(await saveMenu(ctx, b.bundleId, good, { publish: false })).toEqual({ ok: true, period: "2031-04", published: false, mailed: 0 });
     const saved = await menuPage(ctx.shopId, b.bundleId, "2031-04");
-    expect(saved).toMatchObject({ published: false, items: [{ variantId: variants[0], title: "Snacks – Crisps", maxQuantity: 2, fallbackQuantity: 1 }, { variantId: variants[1] }] });
+    expect(saved).toMatchObject({
+      published: false,
+      items: [{ variantId: variants[0], title: "Snacks – Crisps", maxQuantity: 2, fallbackQuantity: 1 }, { variantId: variants[1] }],
+    });
     const rows = await prisma.bundleBoxItem.findMany({ where: { box: { bundleId: b.bundleId } }, orderBy: { position: "asc" } });
     expect(rows.map((r) => r.priceCents)).toEqual([300, 450]);
 
-    expect(await saveMenu(ctx, b.bundleId, { period: "2031-04", items: [] }, { publish: false })).toEqual({ ok: false, errors: { items: "Add at least one item to the menu" } });
+    expect(await saveMenu(ctx, b.bundleId, { period: "2031-04", items: [] }, { publish: false })).toEqual({
+      ok: false,
+      errors: { items: "Add at least one item to the menu" },
+    });
     // The Large size needs 3 items; two items limited to one each offer only 2.
     const small = await saveMenu(ctx, b.bundleId, { period: "2031-04", items: [item(variants[0], 1, 1), item(variants[1], 1, 1)] }, { publish: false });
     expect(small).toEqual({ ok: false, errors: { items: expect.stringContaining("The Large box holds 3 items, but this menu offers at most 2") } });
     const foreign = await saveMenu(ctx, b.bundleId, { period: "2031-04", items: [...good.items, item(other.variants[2], 1, 0)] }, { publish: false });
     expect(foreign).toEqual({ ok: false, errors: { "items.2.variantId": "This variant is not in your shop's catalogue" } });
     const badFallback = await saveMenu(ctx, b.bundleId, { period: "2031-04", items: [item(variants[0], 2, 3), item(variants[1], 2, 2)] }, { publish: false });
-    expect(badFallback).toEqual({ ok: false, errors: { "items.0.fallbackQuantity": "More than the item's limit", fallback: expect.stringContaining("2 to 4 items (it holds 5)") } });
+    expect(badFallback).toEqual({
+      ok: false,
+      errors: { "items.0.fallbackQuantity": "More than the item's limit", fallback: expect.stringContaining("2 to 4 items (it holds 5)") },
+    });
     expect((await menuPage(ctx.shopId, b.bundleId, "2031-04"))!.items).toEqual(saved!.items);
   });
 
@@ -108,7 +126,10 @@ describe("the bundle builder", () => {
     const { ctx, domain, shop, group, variants } = await boxShop();
     const b = await createBundle(ctx, bundleForm(group.id));
     if (!b.ok) throw new Error("bundle");
-    expect(await saveMenu(ctx, b.bundleId, { period: "2031-04", items: [item(variants[0], 2, 1), item(variants[1], 2, 1)] }, { publish: true })).toMatchObject({ ok: true, published: true });
+    expect(await saveMenu(ctx, b.bundleId, { period: "2031-04", items: [item(variants[0], 2, 1), item(variants[1], 2, 1)] }, { publish: true })).toMatchObject({
+      ok: true,
+      published: true,
+    });
     const copied = await copyPreviousMenu(ctx.shopId, b.bundleId, "2031-05");
     expect(copied!.map((i) => [i.variantId, i.maxQuantity, i.fallbackQuantity])).toEqual([
       [variants[0], 2, 1],
@@ -118,7 +139,10 @@ describe("the bundle builder", () => {
     // Three subscribers charged in May: one picked Nuts in April, one picked Crisps for May, one never picked.
     const contracts: string[] = [];
     for (let n = 0; n < 3; n++) {
-      const customer = await stack.control.call<{ id: string }>("POST", `${shop}/customers`, { email: `box${n}@example.com`, paymentMethod: { kind: "credit_card" } });
+      const customer = await stack.control.call<{ id: string }>("POST", `${shop}/customers`, {
+        email: `box${n}@example.com`,
+        paymentMethod: { kind: "credit_card" },
+      });
       const c = await stack.control.call<{ id: string }>("POST", `${shop}/contracts`, {
         customerId: customer.id,
         status: "ACTIVE",
@@ -144,7 +168,9 @@ describe("the bundle builder", () => {
       subscribers: 3,
       picked: 1,
       picksNamingDropped: [{ contractGid: contracts[0], dropped: ["Snacks – Nuts"] }],
-      fallback: [{ contractGid: contracts[0] }, { contractGid: contracts[2] }].sort((x, y) => contracts.indexOf(x.contractGid) - contracts.indexOf(y.contractGid)),
+      fallback: [{ contractGid: contracts[0] }, { contractGid: contracts[2] }].sort(
+        (x, y) => contracts.indexOf(x.contractGid) - contracts.indexOf(y.contractGid),
+      ),
       droppedItems: [{ variantId: variants[1], title: "Snacks – Nuts" }],
     });
     expect(await prisma.bundleBox.count({ where: { bundleId: b.bundleId, period: "2031-05" } })).toBe(0); // the impact writes nothing
