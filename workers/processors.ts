@@ -20,6 +20,7 @@ import { sendMailRow } from "../app/domain/notifications/send.server";
 import { requeueLostMail } from "../app/domain/notifications/sweep.server";
 import { queueCardExpiryNotices } from "../app/domain/notifications/card-expiry.server";
 import { queueBoxReminders } from "../app/domain/notifications/box-mail.server";
+import { queueBoxCutoffs, runBoxCutoff } from "../app/domain/customer/box-cutoff.server";
 
 /** A job made from an inbound Shopify webhook (id shopify-<webhook id>) marks its stored row processed, so the sweeper leaves it be. */
 const inbound =
@@ -83,6 +84,9 @@ export const PROCESSORS: Processors = {
       for (const s of shops) queued += await queueBoxReminders(s.domain);
       return { shops: shops.length, queued };
     },
+    // The selection cutoff: one job per shop with a build-a-box bundle, each idempotent (docs/decisions/106).
+    "box-cutoff-tick": () => queueBoxCutoffs(),
+    "box-cutoff": (job) => runBoxCutoff(job.data.domain),
   },
   exports: {
     // A retryable failure throws (BullMQ retries with back-off); on the last attempt it fails the job.
@@ -120,5 +124,6 @@ export const SCHEDULES = [
   { queue: QUEUES.sweeps, id: "mail-requeue", pattern: env().WEBHOOK_SWEEP_CRON, name: "mail-requeue" },
   { queue: QUEUES.sweeps, id: "card-expiry", pattern: "0 9 * * *", name: "card-expiry" },
   { queue: QUEUES.sweeps, id: "box-reminder", pattern: "0 9 * * *", name: "box-reminder" },
+  { queue: QUEUES.sweeps, id: "box-cutoff-tick", pattern: "20 * * * *", name: "box-cutoff-tick" },
   { queue: QUEUES.billing, id: "billing-tick", pattern: env().BILLING_CRON, name: "billing-tick" },
 ] as const;

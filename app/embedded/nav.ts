@@ -13,6 +13,8 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { label: "Home", href: "/app" },
   { label: "Subscriptions", href: "/app/subscriptions" },
   { label: "Plans", href: "/app/plans" },
+  { label: "Bundles", href: "/app/bundles" },
+  { label: "Mix & Match", href: "/app/mixmatch" },
   { label: "API keys", href: "/app/keys" },
   { label: "Webhooks", href: "/app/webhooks" },
   { label: "Notifications", href: "/app/notifications" },

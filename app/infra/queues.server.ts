@@ -51,6 +51,9 @@ export interface QueueJobs {
     "mail-requeue": NoData;
     "card-expiry": NoData;
     "box-reminder": NoData;
+    /** Hourly: one box-cutoff job per shop with a build-a-box bundle (docs/decisions/106). */
+    "box-cutoff-tick": NoData;
+    "box-cutoff": ShopRef;
   };
   /** Export jobs: one BullMQ job per export, its id the export's id (docs/decisions/057). */
   exports: {

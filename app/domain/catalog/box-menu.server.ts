@@ -2,8 +2,8 @@
 // picking: the box of (bundle, period) becomes published and, in the same transaction, every
 // ACTIVE contract on the bundle's selling plan group whose next charge ships that period (and
 // whose cutoff is still ahead) gets one `box_menu_published` outbox row, keyed per (contract, bundle,
-// period): publishing again, or after an unpublish, sends nothing twice. The merchant's box UI
-// (issue 25) calls this; today the tests and the bench do.
+// period): publishing again, or after an unpublish, sends nothing twice. The Bundles page
+// calls this through saveMenu (box-menu-builder.server.ts; docs/decisions/105-bundle-builder.md).
 import { prisma } from "../../db.server";
 import { ApiError } from "../../infra/errors";
 import { dispatchMail, type Queued } from "../notifications/outbox.server";

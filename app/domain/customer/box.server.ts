@@ -210,6 +210,12 @@ export async function saveCustomerBox(ctx: PortalContext & { contractGid: string
   if (reason === "subscription_inactive")
     throw new ApiError("state_conflict", `The subscription is ${contract.status.toLowerCase()}: its box cannot be changed.`);
   if (reason) throw new ApiError("selection_closed", closedMessage(reason, l));
+  // The cutoff job settled this period already (docs/decisions/106): the applied box is final.
+  const settled = await prisma.boxApplication.findUnique({
+    where: { shopId_contractGid_period: { shopId: ctx.shopId, contractGid: contract.id, period: l.period! } },
+    select: { status: true },
+  });
+  if (settled?.status === "APPLIED") throw new ApiError("selection_closed", closedMessage("past_cutoff", l));
 
   const onMenu = new Set(l.menu!.items.map((i) => i.variantGid));
   const seen = new Set<string>();

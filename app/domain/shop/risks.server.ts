@@ -219,6 +219,24 @@ const scheduleDrift: Check = async ({ shopId }) => {
   });
 };
 
+/** Boxes the selection cutoff could not write onto a contract: Shopify refused the edit (docs/decisions/106). */
+const refusedBoxes: Check = async ({ shopId }) => {
+  const rows = await prisma.boxApplication.findMany({
+    where: { shopId, status: "REFUSED" },
+    select: { contractGid: true, period: true, source: true, error: true },
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    take: 50,
+  });
+  return rows.map((r) => ({
+    id: `box_refused:${r.contractGid}:${r.period}`,
+    severity: "high" as const,
+    area: "Bundles",
+    title: `The ${r.period} box (${r.source === "PICK" ? "the subscriber's pick" : "the fallback"}) could not be applied to subscription ${r.contractGid.split("/").pop()}${r.error ? `: ${r.error}` : ""}`,
+    action: "Shopify refused the edit, so the box would ship unchanged. Check the subscription in Shopify; the cutoff job tries again every hour.",
+    link: { label: "Open bundles", url: "/app/bundles" },
+  }));
+};
+
 export const CHECKS: readonly Check[] = [
   bouncedPaymentMail,
   disabledEndpoints,
@@ -230,6 +248,7 @@ export const CHECKS: readonly Check[] = [
   failedExports,
   unusedKeys,
   scheduleDrift,
+  refusedBoxes,
 ];
 
 /** Every open risk of the shop, most severe first (checks' order breaks ties). */

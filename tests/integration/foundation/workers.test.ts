@@ -68,6 +68,7 @@ describe("workers", () => {
     await Promise.all(workers.map((w) => w.ready));
     const schedulers = await queue(QUEUES.sweeps).getJobSchedulers();
     expect(schedulers.map((s) => s.key).sort()).toEqual([
+      "box-cutoff-tick",
       "box-reminder",
       "card-expiry",
       "daily-sweep",
@@ -93,6 +94,7 @@ describe("workers", () => {
     try {
       const keys = async () => (await queue(QUEUES.sweeps).getJobSchedulers()).map((s) => s.key).sort();
       expect(await keys()).toEqual([
+        "box-cutoff-tick",
         "box-reminder",
         "card-expiry",
         "daily-sweep",
@@ -105,8 +107,9 @@ describe("workers", () => {
       // Redis loses everything under this run's prefix (never FLUSHDB: tests/support/redis-keys.ts).
       expect(await deleteRedisPrefix(queueConnection(), env().REDIS_PREFIX)).toBeGreaterThan(0);
       expect(await keys()).toEqual([]);
-      await eventually(async () => (await keys()).length === 8, 60_000);
+      await eventually(async () => (await keys()).length === 9, 60_000);
       expect(await keys()).toEqual([
+        "box-cutoff-tick",
         "box-reminder",
         "card-expiry",
         "daily-sweep",

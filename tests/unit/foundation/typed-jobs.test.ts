@@ -27,7 +27,16 @@ describe("typed jobs", () => {
     expectTypeOf<JobData<"mirror", "sync-contract">>().toEqualTypeOf<ContractWebhook>();
     expectTypeOf<TypedJob<"exports", "render">["data"]>().toEqualTypeOf<{ exportId: string }>();
     expectTypeOf<keyof QueueJobs["sweeps"]>().toEqualTypeOf<
-      "daily-sweep" | "reconcile-all" | "exports-requeue" | "imports-requeue" | "webhooks-requeue" | "mail-requeue" | "card-expiry" | "box-reminder"
+      | "daily-sweep"
+      | "reconcile-all"
+      | "exports-requeue"
+      | "imports-requeue"
+      | "webhooks-requeue"
+      | "mail-requeue"
+      | "card-expiry"
+      | "box-reminder"
+      | "box-cutoff-tick"
+      | "box-cutoff"
     >();
     // Never called: these lines exist for the type checker.
     const mistakes = () => {
