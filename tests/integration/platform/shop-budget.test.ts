@@ -1,0 +1,83 @@
+// One budget per shop (docs/decisions/096-shop-budget.md): a billing run, an import and a
+// reconcile on one standard shop (2,000 points, 100 a second) at once, against the simulator's
+// real cost bucket. The background work waits for points at its priority; an admin write made in
+// the middle of it is answered without waiting for budget, no caller fails for want of points,
+// and Shopify never has to throttle anyone.
+import { prisma } from "../../../app/db.server";
+import { runBilling } from "../../../app/domain/renewals/charge.server";
+import { fixedClock } from "../../../app/domain/renewals/clock.server";
+import { runImport } from "../../../app/domain/imports/run.server";
+import { createImport, startImport } from "../../../app/domain/imports/start.server";
+import { reconcileShop } from "../../../app/domain/subscriptions/mirror.server";
+import { QUEUES } from "../../../app/infra/queues.server";
+import { platformFor } from "../../../app/platform/index.server";
+import { budgetStats, resetBudgetStats } from "../../../app/platform/budget.server";
+import { seedDueContract } from "../../support/billing-factories";
+import { exportMigration, seedCatalogue, seedSubscribers } from "../../support/imports";
+import { eventually, startStack, type Stack } from "../../support/stack";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ workersExcept: [QUEUES.imports] });
+}, 120_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+const BILLED = 120;
+const IMPORTED = 10;
+
+it("with a billing run, an import and a reconcile at once, an admin write waits for no budget and every caller finishes unthrottled", async () => {
+  // The import's file, from a source shop, its catalogue ids mapped to the target's.
+  const source = await stack.installShop();
+  const sourceCat = await seedCatalogue(stack, source.domain, source.shopId);
+  await seedSubscribers(stack, source.domain, sourceCat, IMPORTED);
+  const target = await stack.installShop();
+  await stack.control.rateLimit(target.domain, { plan: "standard" });
+  const targetCat = await seedCatalogue(stack, target.domain, target.shopId);
+  let file = await exportMigration(stack, source.shopId);
+  for (const [name, id] of sourceCat.ids) file = file.split(`"${id}"`).join(`"${targetCat.ids.get(name)}"`);
+
+  const due = new Date(Date.now() - 86_400_000).toISOString();
+  const seeded = [];
+  for (let i = 0; i < BILLED; i += 10) {
+    seeded.push(
+      ...(await Promise.all(Array.from({ length: Math.min(10, BILLED - i) }, () => seedDueContract(stack.control, target.domain, { nextBillingDate: due })))),
+    );
+  }
+  const { id: importId } = await createImport(target.shopId, { fileName: "migration.csv", text: file });
+  await startImport(target.shopId, importId);
+  const adminTarget = seeded[0].gid;
+  // The day's earlier work left the bucket low: the app learns that from the first answers.
+  await stack.control.rateLimit(target.domain, { currentlyAvailable: 300 });
+  resetBudgetStats();
+
+  const billing = runBilling(target.domain, { clock: fixedClock(new Date()) });
+  // Once billing queues for points (the app's view has caught up with the bucket), the import
+  // and the reconcile start beside it, and then the merchant clicks Pause.
+  await eventually(async () => budgetStats().billing.waited > 0 || null, 60_000);
+  const imported = runImport(importId, { concurrency: 2 });
+  const reconciled = reconcileShop(target.domain);
+  await eventually(async () => budgetStats().importer.calls + budgetStats().reconcile.calls > 2 || null, 60_000);
+  const before = budgetStats().interactive;
+  const paused = await (await platformFor(target.domain)).pauseContract(adminTarget);
+  const after = budgetStats().interactive;
+  expect(paused.status).toBe("PAUSED");
+  expect(after.calls - before.calls).toBe(1);
+  expect(after.waited - before.waited).toBe(0);
+  // It went past callers that were waiting at that moment.
+  expect(budgetStats().billing.waited).toBeGreaterThan(0);
+
+  const [bill, imp, rec] = await Promise.all([billing, imported, reconciled]);
+  // Nobody failed for lack of budget: every due contract charged (the paused one may be refused
+  // by Shopify, as it was paused first), the import done, every contract reconciled.
+  expect(bill.notCharged.filter((l) => l.outcome !== "refused")).toEqual([]);
+  expect(bill.charged.length).toBeGreaterThanOrEqual(BILLED - 1);
+  expect(imp).toBe("done");
+  expect(await prisma.migrationImport.findUniqueOrThrow({ where: { id: importId } })).toMatchObject({ status: "done" });
+  expect(rec.contracts).toBeGreaterThanOrEqual(BILLED);
+  const stats = budgetStats();
+  expect(stats.reconcile.waited + stats.importer.waited).toBeGreaterThan(0);
+  // And Shopify throttled no one: the budget kept every caller inside the bucket.
+  expect(await stack.control.operations(target.domain, { outcome: "throttled" })).toEqual([]);
+}, 240_000);
