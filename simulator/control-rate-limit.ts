@@ -21,7 +21,11 @@ const RateLimitBody = z
   .strict();
 
 const key = (core: SimCore, shop: ShopState) => `${shop.domain}|${core.config.apiKey}`;
-const view = (core: SimCore, shop: ShopState) => ({ plan: rateLimitPlan(shop), ...core.rateLimits.status(key(core, shop), shop) });
+const view = (core: SimCore, shop: ShopState) => ({
+  plan: rateLimitPlan(shop),
+  ...core.rateLimits.status(key(core, shop), shop),
+  ...core.rateLimits.counted(key(core, shop)),
+});
 
 export const RATE_LIMIT_CONTROL_ROUTES: [string, RegExp, ExtraHandler][] = [
   ["GET", /^\/_sim\/shops\/([^/]+)\/rate-limit$/, (core, shop) => view(core, shop)],

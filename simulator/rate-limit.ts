@@ -31,10 +31,17 @@ interface Bucket {
   at: number;
 }
 
+/** What a bucket has answered since it was made: requests charged, and those refused THROTTLED. */
+export interface BucketCounts {
+  charged: number;
+  throttled: number;
+}
+
 export class RateLimiter {
   private buckets = new Map<string, Bucket>();
   /** Buckets a test holds still: they neither restore nor forget their level. */
   private paused = new Set<string>();
+  private counts = new Map<string, BucketCounts>();
 
   constructor(private readonly clock: () => number = () => performance.now()) {}
 
@@ -63,9 +70,21 @@ export class RateLimiter {
   /** Charges `cost` if the bucket holds it; false (nothing charged) when it does not. */
   take(key: string, shop: ShopState, cost: number): boolean {
     const b = this.bucket(key, shop);
-    if (b.available < cost) return false;
+    const counts = this.counted(key);
+    if (b.available < cost) {
+      counts.throttled++;
+      return false;
+    }
+    counts.charged++;
     b.available -= cost;
     return true;
+  }
+
+  /** The bucket's counts (a benchmark's THROTTLED figure). */
+  counted(key: string): BucketCounts {
+    let c = this.counts.get(key);
+    if (!c) this.counts.set(key, (c = { charged: 0, throttled: 0 }));
+    return c;
   }
 
   refund(key: string, shop: ShopState, points: number): void {
@@ -89,5 +108,6 @@ export class RateLimiter {
   reset(): void {
     this.buckets.clear();
     this.paused.clear();
+    this.counts.clear();
   }
 }

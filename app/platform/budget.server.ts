@@ -164,3 +164,8 @@ export function redisShopBudget(client: () => Redis = redis): ShopBudget {
 let shared: ShopBudget | undefined;
 /** The process's budget (Redis-backed). */
 export const shopBudget = (): ShopBudget => (shared ??= redisShopBudget());
+
+/** Forgets a shop's estimate (its bucket is assumed full again until Shopify says otherwise). */
+export async function forgetShopBudget(shop: string, client: () => Redis = redis): Promise<void> {
+  await client().del(budgetKey(shop));
+}
