@@ -103,6 +103,20 @@ type Settle = (key: string, max: number, rate: number, refund: number, served: n
 const acquireCommand = luaCommand<Acquire>("shopBudgetAcquire", 1, ACQUIRE);
 const settleCommand = luaCommand<Settle>("shopBudgetSettle", 1, SETTLE);
 
+/**
+ * The command connection once it is ready: it queues nothing while offline (createRedis), so the
+ * first call of a process would otherwise find it still connecting and go unbudgeted.
+ */
+async function ready(client: Redis): Promise<Redis> {
+  if (client.status === "ready") return client;
+  await new Promise<void>((resolve) => {
+    const done = () => (clearTimeout(timer), client.off("ready", done), resolve());
+    const timer = setTimeout(done, 2000);
+    client.once("ready", done);
+  });
+  return client;
+}
+
 const budgetKey = (shop: string) => `${env().REDIS_PREFIX}:shopify-budget:{${shop}}`;
 
 export interface ShopBudget {
@@ -126,7 +140,7 @@ export function redisShopBudget(client: () => Redis = redis): ShopBudget {
       for (let round = 0; ; round++) {
         let wait: number;
         try {
-          wait = await acquireCommand(client())(budgetKey(shop), DEFAULT_MAX, DEFAULT_RATE, cost, PRIORITY_FLOOR[priority], TTL_SECONDS);
+          wait = await acquireCommand(await ready(client()))(budgetKey(shop), DEFAULT_MAX, DEFAULT_RATE, cost, PRIORITY_FLOOR[priority], TTL_SECONDS);
         } catch (err) {
           log.warn("shop budget unavailable; calling Shopify unbudgeted", { shop, err });
           return;
@@ -144,7 +158,7 @@ export function redisShopBudget(client: () => Redis = redis): ShopBudget {
     async settle(shop, charged, spent, status) {
       const refund = spent === null ? charged : Math.max(0, charged - spent);
       try {
-        await settleCommand(client())(
+        await settleCommand(await ready(client()))(
           budgetKey(shop),
           DEFAULT_MAX,
           DEFAULT_RATE,
@@ -167,5 +181,5 @@ export const shopBudget = (): ShopBudget => (shared ??= redisShopBudget());
 
 /** Forgets a shop's estimate (its bucket is assumed full again until Shopify says otherwise). */
 export async function forgetShopBudget(shop: string, client: () => Redis = redis): Promise<void> {
-  await client().del(budgetKey(shop));
+  await (await ready(client())).del(budgetKey(shop));
 }
