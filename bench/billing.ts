@@ -5,15 +5,19 @@
 //
 //   1. The simulator runs as its own process (as in dev), with webhooks off (a shopify.app.toml
 //      with no subscriptions: this measures charging, not the outcome path).
-//   2. Each shop gets its due contracts on the simulator (BENCH_BILLING_STANDARD, 600, and
-//      BENCH_BILLING_PLUS, 6,000: about 40 s of either bucket each, so the whole bench runs in
-//      about two minutes), mirrored into the bench database with one INSERT ... SELECT unnest.
+//   2. Each shop gets its due contracts on the simulator (BENCH_BILLING_STANDARD, 600: about 40 s
+//      of a standard bucket; BENCH_BILLING_PLUS, 4,000: about 20 s of a Plus bucket, where the
+//      machine, not the bucket, may be the limit), mirrored into the bench database with one
+//      INSERT ... SELECT unnest. Each plan's run takes under a minute on an idle 2-core machine.
 //   3. One billing run per shop (runBilling, what `npm run cli -- billing run` does), while an
 //      admin page's Shopify read (the contract's payment method, 3 points) is made twice a second
 //      at interactive priority; its latencies give the p99.
 //   4. The floor: the points the run and the admin reads spent (10 per attempt, their actual
 //      cost), less the bucket's head start (its size), over the restore rate. THROTTLED answers
 //      are counted by the simulator's bucket.
+//   5. The machine's ceiling, measured in the same run: the same mutation through the same
+//      adapter at the same concurrency, without the budget, on an enterprise shop's bucket
+//      (BENCH_BILLING_CEILING calls). A plan's floor is the larger of the bucket's and this one.
 // Benchmarks are not tests: nothing here asserts a time. The floor is printed beside the result.
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -27,13 +31,14 @@ const BENCH_DB = process.env.BENCH_DB ?? "subscriptions_bench_billing";
 const PG_BASE = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";
 const PLANS = [
   { plan: "standard", contracts: Number(process.env.BENCH_BILLING_STANDARD ?? 600) },
-  { plan: "plus", contracts: Number(process.env.BENCH_BILLING_PLUS ?? 6_000) },
+  { plan: "plus", contracts: Number(process.env.BENCH_BILLING_PLUS ?? 4_000) },
 ] as const;
 const SIM_PORT = Number(process.env.BENCH_SIMULATOR_PORT ?? 3191);
 const BULK = 10_000;
 /** subscriptionBillingAttemptCreate's cost: a mutation, 10 points (docs/decisions/095). */
 const ATTEMPT_COST = 10;
 const ADMIN_READ_EVERY_MS = 500;
+const CEILING_CALLS = Number(process.env.BENCH_BILLING_CEILING ?? 1_000);
 
 const dir = mkdtempSync(path.join(tmpdir(), "bench-billing-"));
 const toml = path.join(dir, "no-webhooks.toml");
@@ -123,6 +128,7 @@ async function main(): Promise<void> {
   const { closeQueues } = await import("../app/infra/queues.server");
   const concurrency = env().BILLING_SHOP_CONCURRENCY;
   const lines: string[] = [];
+  const runs: { plan: string; charged: number; wallMs: number; bucketFloorS: number }[] = [];
 
   for (const { plan, contracts } of PLANS) {
     const shopDomain = `bench-billing-${plan}.myshopify.com`;
@@ -177,6 +183,7 @@ async function main(): Promise<void> {
     const readCost = 3;
     const spent = summary.charged.length * ATTEMPT_COST + latencies.length * readCost;
     const floorS = Math.max(0, spent - start.maximumAvailable) / start.restoreRate;
+    runs.push({ plan, charged: summary.charged.length, wallMs, bucketFloorS: floorS });
     const calls = end.charged - start.charged + end.throttled - start.throttled;
     const throttled = end.throttled - start.throttled;
     lines.push(
@@ -187,8 +194,41 @@ async function main(): Promise<void> {
     );
   }
 
+  // The machine's ceiling: the same calls, unbudgeted, on a bucket too big to matter.
+  const ceilingShop = "bench-billing-ceiling.myshopify.com";
+  const ceilingInstall = await control<{ accessToken: string }>("POST", "/shops", { shop: ceilingShop, accessToken: "shpat_bench_ceiling_token" });
+  await control("PUT", `/shops/${ceilingShop}/rate-limit`, { plan: "enterprise", currentlyAvailable: null });
+  const ceilingCustomer = await control<{ id: string }>("POST", `/shops/${ceilingShop}/customers`, {});
+  const ceilingProduct = await control<{ variants: { id: string }[] }>("POST", `/shops/${ceilingShop}/products`, {
+    title: "Coffee",
+    variants: [{ price: "24.00" }],
+  });
+  const ceilingDue = new Date(Date.now() - 3600_000).toISOString();
+  const ceilingIds = await seedSimContracts(ceilingShop, CEILING_CALLS, ceilingCustomer.id, ceilingProduct.variants[0].id, ceilingDue);
+  const { createGraphqlAdapter } = await import("../app/platform/graphql/adapter.server");
+  const bare = createGraphqlAdapter(ceilingShop, ceilingInstall.accessToken, { budget: null });
+  let next = 0;
+  const c0 = Date.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < ceilingIds.length) {
+        const gid = ceilingIds[next++];
+        await bare.createBillingAttempt(gid, { idempotencyKey: `bare-${gid}`, cycleDate: ceilingDue });
+      }
+    }),
+  );
+  const ceiling = ceilingIds.length / ((Date.now() - c0) / 1000);
+
   console.log("\nresults");
   for (const line of lines) console.log(line);
+  console.log(`  machine  ${ceiling.toFixed(0)} attempts/s: the same mutation, same adapter, no budget, no database (${CEILING_CALLS} calls)   <- ceiling`);
+  for (const r of runs) {
+    const machineFloorS = r.charged / ceiling;
+    const floorS = Math.max(r.bucketFloorS, machineFloorS);
+    console.log(
+      `  ${r.plan.padEnd(8)} floor max(bucket ${r.bucketFloorS.toFixed(1)} s, machine ${machineFloorS.toFixed(1)} s): ratio ${(r.wallMs / 1000 / floorS).toFixed(2)}x`,
+    );
+  }
   await prisma.$disconnect();
   await closeQueues();
 }

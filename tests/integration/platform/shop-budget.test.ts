@@ -11,7 +11,7 @@ import { createImport, startImport } from "../../../app/domain/imports/start.ser
 import { reconcileShop } from "../../../app/domain/subscriptions/mirror.server";
 import { QUEUES } from "../../../app/infra/queues.server";
 import { platformFor } from "../../../app/platform/index.server";
-import { budgetStats, resetBudgetStats } from "../../../app/platform/budget.server";
+import { budgetStats, forgetShopBudget, redisShopBudget, resetBudgetStats, type CallPriority } from "../../../app/platform/budget.server";
 import { seedDueContract } from "../../support/billing-factories";
 import { exportMigration, seedCatalogue, seedSubscribers } from "../../support/imports";
 import { eventually, startStack, type Stack } from "../../support/stack";
@@ -84,3 +84,45 @@ it("with a billing run, an import and a reconcile at once, an admin write waits 
   // And Shopify throttled no one: the budget kept every caller inside the bucket.
   expect(await stack.control.operations(target.domain, { outcome: "throttled" })).toEqual([]);
 }, 240_000);
+
+describe("the floors, at the budget itself", () => {
+  const SHOP = `floors-${Date.now()}.myshopify.com`;
+  const budget = redisShopBudget();
+  /**
+   * Whether `priority` gets 10 points within 300 ms. The estimate restores 30 points meanwhile;
+   * each level below sits at least 60 points under the next floor it tests.
+   */
+  const grantedAtOnce = (priority: CallPriority) =>
+    Promise.race([budget.acquire(SHOP, 10, priority).then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 300))]);
+  /** Shopify says the standard bucket holds `level` points. */
+  const bucketAt = async (level: number) => {
+    await forgetShopBudget(SHOP);
+    await budget.settle(SHOP, 0, 0, { maximumAvailable: 2000, currentlyAvailable: level, restoreRate: 100 });
+  };
+  // The connection and the scripts are loaded before anything is timed.
+  beforeAll(() => budget.acquire(`warm-${SHOP}`, 0, "interactive"));
+  afterAll(() => forgetShopBudget(SHOP));
+
+  it.each([
+    // Below billing's floor (10 % of 2,000): only an interactive call goes now.
+    [150, { interactive: true, billing: false, importer: false, reconcile: false }],
+    // Above billing's, below the importer's (25 %): interactive and billing.
+    [400, { interactive: true, billing: true, importer: false, reconcile: false }],
+    // Above the importer's, below the reconcile's (40 %).
+    [700, { interactive: true, billing: true, importer: true, reconcile: false }],
+    [1500, { interactive: true, billing: true, importer: true, reconcile: true }],
+  ] as const)("with %i points in the bucket, who may spend now: %o", async (level, expected) => {
+    const got: Record<string, boolean> = {};
+    for (const priority of ["interactive", "billing", "importer", "reconcile"] as const) {
+      await bucketAt(level);
+      got[priority] = await grantedAtOnce(priority);
+    }
+    expect(got).toEqual(expected);
+  });
+
+  it("a waiting caller gets its points once the bucket has restored them", async () => {
+    await bucketAt(195);
+    // Billing needs 210 (its floor 200 + 10): about 150 ms of restoring at 100 a second.
+    await expect(budget.acquire(SHOP, 10, "billing")).resolves.toBeUndefined();
+  });
+});
