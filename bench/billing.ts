@@ -123,7 +123,7 @@ async function main(): Promise<void> {
   const { runBilling } = await import("../app/domain/renewals/charge.server");
   const { fixedClock } = await import("../app/domain/renewals/clock.server");
   const { platformFor } = await import("../app/platform/index.server");
-  const { forgetShopBudget } = await import("../app/platform/budget.server");
+  const { budgetStats, forgetShopBudget, resetBudgetStats } = await import("../app/platform/budget.server");
   const { env } = await import("../app/env.server");
   const { closeQueues } = await import("../app/infra/queues.server");
   const concurrency = env().BILLING_SHOP_CONCURRENCY;
@@ -158,6 +158,7 @@ async function main(): Promise<void> {
     // A fresh, full bucket at the plan's size, and no estimate left from an earlier run.
     await control("PUT", `/shops/${shopDomain}/rate-limit`, { plan, currentlyAvailable: null });
     await forgetShopBudget(shopDomain);
+    resetBudgetStats();
     const start = await control<RateLimitView>("GET", `/shops/${shopDomain}/rate-limit`);
 
     console.log(`${plan}: charging (BILLING_SHOP_CONCURRENCY=${concurrency}) with an admin read every ${ADMIN_READ_EVERY_MS} ms ...`);
@@ -178,6 +179,7 @@ async function main(): Promise<void> {
     running = false;
     await admin;
     const end = await control<RateLimitView>("GET", `/shops/${shopDomain}/rate-limit`);
+    const waits = budgetStats();
 
     // The floor: what the bucket must restore of the points spent, at its rate.
     const readCost = 3;
@@ -190,6 +192,7 @@ async function main(): Promise<void> {
       `  ${plan.padEnd(8)} ${summary.charged.length.toLocaleString("en")} charged (${summary.notCharged.length} not), bucket ${start.maximumAvailable.toLocaleString("en")} @ ${start.restoreRate}/s`,
       `           wall ${(wallMs / 1000).toFixed(1)} s   floor ${floorS.toFixed(1)} s   <- (${spent.toLocaleString("en")} points - ${start.maximumAvailable.toLocaleString("en")} head start) / ${start.restoreRate}/s`,
       `           ratio ${(wallMs / 1000 / floorS).toFixed(2)}x (target <= 1.15x)   THROTTLED ${throttled} of ${calls.toLocaleString("en")} calls (${((throttled / Math.max(1, calls)) * 100).toFixed(2)} %, target < 1 %)`,
+      `           budget waits: billing ${waits.billing.waited} of ${waits.billing.calls} calls (${(waits.billing.waitedMs / 1000).toFixed(1)} s in all), admin ${waits.interactive.waited} of ${waits.interactive.calls}`,
       `           admin read p99 ${percentile(latencies, 99).toFixed(0)} ms, p50 ${percentile(latencies, 50).toFixed(0)} ms over ${latencies.length} reads (target p99 < 1,000 ms)`,
     );
   }

@@ -37,7 +37,7 @@ type Settings = Required<Omit<ClientOptions, "budget">> & { budget: ShopBudget |
 const DEFAULTS = { maxAttempts: 5, baseDelayMs: 200, maxDelayMs: 5_000, priority: "interactive" as CallPriority };
 
 /**
- * What a document is expected to cost before it is sent: the most Shopify has asked for it in
+ * What a document is expected to cost before it is sent: what Shopify last asked for it in
  * this process (its requestedQueryCost), else a guess (a mutation 10, a query 50) that the first
  * answer corrects. Charging the budget the requested cost is what Shopify does (docs/decisions/096).
  */
