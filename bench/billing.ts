@@ -1,18 +1,24 @@
-// npm run bench:billing — the billing engine charging 100,000 due contracts of one shop against
-// the platform simulator, beside the simulator's own throughput for the same mutation.
+// npm run bench:billing — the billing engine charging one shop's due contracts against the
+// simulator's real cost bucket (docs/decisions/095, 096), once on a standard shop (2,000 points,
+// 100 a second) and once on a Plus shop (20,000 points, 1,000 a second), beside the floor the
+// bucket allows.
 //
 //   1. The simulator runs as its own process (as in dev), with webhooks off (a shopify.app.toml
-//      with no subscriptions: this measures charging, not the outcome path) and its state file
-//      written once a minute instead of after every burst.
-//   2. One shop gets BENCH_BILLING_CONTRACTS (100,000) due contracts on the simulator, mirrored
-//      into the bench database subscriptions_bench_billing with one INSERT ... SELECT unnest,
-//      plus BENCH_BILLING_BARE (20,000) more contracts for the bare loop.
-//   3. One billing run (runBilling, what `npm run cli -- billing run` does): due scan in keyset
-//      pages, a cycle + attempt claim per contract, subscriptionBillingAttemptCreate with its
-//      idempotency key, at BILLING_SHOP_CONCURRENCY calls at once (default 4).
-//   4. The bare loop: the same mutation through the same adapter, the same concurrency, no
-//      database: the simulator's own ceiling.
-// Benchmarks are not tests: nothing here asserts a time. The baseline is printed beside the result.
+//      with no subscriptions: this measures charging, not the outcome path).
+//   2. Each shop gets its due contracts on the simulator (BENCH_BILLING_STANDARD, 600: about 40 s
+//      of a standard bucket; BENCH_BILLING_PLUS, 4,000: about 20 s of a Plus bucket, where the
+//      machine, not the bucket, may be the limit), mirrored into the bench database with one
+//      INSERT ... SELECT unnest. Each plan's run takes under a minute on an idle 2-core machine.
+//   3. One billing run per shop (runBilling, what `npm run cli -- billing run` does), while an
+//      admin page's Shopify read (the contract's payment method, 3 points) is made twice a second
+//      at interactive priority; its latencies give the p99.
+//   4. The floor: the points the run and the admin reads spent (10 per attempt, their actual
+//      cost), less the bucket's head start (its size), over the restore rate. THROTTLED answers
+//      are counted by the simulator's bucket.
+//   5. The machine's ceiling, measured in the same run: the same mutation through the same
+//      adapter at the same concurrency, without the budget, on an enterprise shop's bucket
+//      (BENCH_BILLING_CEILING calls). A plan's floor is the larger of the bucket's and this one.
+// Benchmarks are not tests: nothing here asserts a time. The floor is printed beside the result.
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,12 +29,16 @@ import { prepareBenchDatabase } from "./database";
 
 const BENCH_DB = process.env.BENCH_DB ?? "subscriptions_bench_billing";
 const PG_BASE = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";
-const CONTRACTS = Number(process.env.BENCH_BILLING_CONTRACTS ?? 100_000);
-const BARE = Number(process.env.BENCH_BILLING_BARE ?? Math.min(20_000, CONTRACTS));
+const PLANS = [
+  { plan: "standard", contracts: Number(process.env.BENCH_BILLING_STANDARD ?? 600) },
+  { plan: "plus", contracts: Number(process.env.BENCH_BILLING_PLUS ?? 4_000) },
+] as const;
 const SIM_PORT = Number(process.env.BENCH_SIMULATOR_PORT ?? 3191);
-const SHOP = "bench-billing.myshopify.com";
-const TOKEN = "shpat_bench_billing_token";
 const BULK = 10_000;
+/** subscriptionBillingAttemptCreate's cost: a mutation, 10 points (docs/decisions/095). */
+const ATTEMPT_COST = 10;
+const ADMIN_READ_EVERY_MS = 500;
+const CEILING_CALLS = Number(process.env.BENCH_BILLING_CEILING ?? 1_000);
 
 const dir = mkdtempSync(path.join(tmpdir(), "bench-billing-"));
 const toml = path.join(dir, "no-webhooks.toml");
@@ -78,11 +88,11 @@ async function waitForSimulator(): Promise<void> {
 }
 
 /** `count` due contracts of one customer on the simulator; their gids. */
-async function seedSimContracts(count: number, customerId: string, variantId: string, due: string): Promise<string[]> {
+async function seedSimContracts(shop: string, count: number, customerId: string, variantId: string, due: string): Promise<string[]> {
   const ids: string[] = [];
   for (let done = 0; done < count; done += BULK) {
     const n = Math.min(BULK, count - done);
-    const r = await control<{ ids: string[] }>("POST", `/shops/${SHOP}/contracts/bulk`, {
+    const r = await control<{ ids: string[] }>("POST", `/shops/${shop}/contracts/bulk`, {
       count: n,
       // An explicit order name: the simulator's default numbers it by counting the shop's contracts.
       template: { customerId, nextBillingDate: due, originOrderName: "#bench", lines: [{ variantId, quantity: 1 }] },
@@ -93,7 +103,17 @@ async function seedSimContracts(count: number, customerId: string, variantId: st
   return ids;
 }
 
-const rate = (n: number, ms: number) => (n / (ms / 1000)).toFixed(0);
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
+};
+
+interface RateLimitView {
+  maximumAvailable: number;
+  restoreRate: number;
+  charged: number;
+  throttled: number;
+}
 
 async function main(): Promise<void> {
   await prepareBenchDatabase(process.env.DATABASE_URL!);
@@ -103,71 +123,115 @@ async function main(): Promise<void> {
   const { runBilling } = await import("../app/domain/renewals/charge.server");
   const { fixedClock } = await import("../app/domain/renewals/clock.server");
   const { platformFor } = await import("../app/platform/index.server");
+  const { budgetStats, forgetShopBudget, resetBudgetStats } = await import("../app/platform/budget.server");
   const { env } = await import("../app/env.server");
   const { closeQueues } = await import("../app/infra/queues.server");
   const concurrency = env().BILLING_SHOP_CONCURRENCY;
+  const lines: string[] = [];
+  const runs: { plan: string; charged: number; wallMs: number; bucketFloorS: number }[] = [];
 
-  console.log(`seeding ${CONTRACTS.toLocaleString("en")} + ${BARE.toLocaleString("en")} due contracts on the simulator ...`);
-  let t0 = Date.now();
-  const installed = await control<{ accessToken: string; scope: string }>("POST", "/shops", { shop: SHOP, accessToken: TOKEN });
-  const customer = await control<{ id: string }>("POST", `/shops/${SHOP}/customers`, {});
-  const product = await control<{ variants: { id: string }[] }>("POST", `/shops/${SHOP}/products`, { title: "Coffee", variants: [{ price: "24.00" }] });
-  const due = new Date(Date.now() - 3600_000).toISOString();
-  const engineIds = await seedSimContracts(CONTRACTS, customer.id, product.variants[0].id, due);
-  const bareIds = await seedSimContracts(BARE, customer.id, product.variants[0].id, due);
-  console.log(`  simulator seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  for (const { plan, contracts } of PLANS) {
+    const shopDomain = `bench-billing-${plan}.myshopify.com`;
+    console.log(`\n${plan}: seeding ${contracts.toLocaleString("en")} due contracts ...`);
+    const installed = await control<{ accessToken: string; scope: string }>("POST", "/shops", { shop: shopDomain, accessToken: `shpat_bench_${plan}_token` });
+    const customer = await control<{ id: string }>("POST", `/shops/${shopDomain}/customers`, {});
+    const product = await control<{ variants: { id: string }[] }>("POST", `/shops/${shopDomain}/products`, { title: "Coffee", variants: [{ price: "24.00" }] });
+    const due = new Date(Date.now() - 3600_000).toISOString();
+    const ids = await seedSimContracts(shopDomain, contracts, customer.id, product.variants[0].id, due);
 
-  t0 = Date.now();
-  await prisma.shop.deleteMany({ where: { domain: SHOP } });
-  await recordInstallation(SHOP, installed.accessToken, installed.scope);
-  await setAppPlan(SHOP, "PRO");
-  const shop = await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP }, select: { id: true } });
-  const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await db.connect();
-  await db.query(
-    `INSERT INTO contracts (id, shop_id, contract_gid, status, next_billing_at, customer_gid, currency_code, charge_amount_cents,
-       billing_interval, billing_interval_count, created_by_service, revision, created_at, updated_at, mirrored_at)
-     SELECT 'bb' || lpad(n::text, 9, '0'), $1, gid, 'ACTIVE', $2, $3, 'USD', 2400, 'MONTH', 1, true, 1, now(), now(), now()
-     FROM unnest($4::text[]) WITH ORDINALITY AS t(gid, n)`,
-    [shop.id, due, customer.id, engineIds],
-  );
-  await db.query("ANALYZE contracts");
-  await db.end();
-  console.log(`  mirror seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    await prisma.shop.deleteMany({ where: { domain: shopDomain } });
+    await recordInstallation(shopDomain, installed.accessToken, installed.scope);
+    await setAppPlan(shopDomain, "PRO");
+    const shop = await prisma.shop.findUniqueOrThrow({ where: { domain: shopDomain }, select: { id: true } });
+    const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await db.connect();
+    await db.query(
+      `INSERT INTO contracts (id, shop_id, contract_gid, status, next_billing_at, customer_gid, currency_code, charge_amount_cents,
+         billing_interval, billing_interval_count, created_by_service, revision, created_at, updated_at, mirrored_at)
+       SELECT '${plan.slice(0, 2)}' || lpad(n::text, 9, '0'), $1, gid, 'ACTIVE', $2, $3, 'USD', 2400, 'MONTH', 1, true, 1, now(), now(), now()
+       FROM unnest($4::text[]) WITH ORDINALITY AS t(gid, n)`,
+      [shop.id, due, customer.id, ids],
+    );
+    await db.query("ANALYZE contracts");
+    await db.end();
 
-  // The engine: one run, as the scheduler's job or the CLI makes it.
-  console.log(`\ncharging ${CONTRACTS.toLocaleString("en")} due contracts (BILLING_SHOP_CONCURRENCY=${concurrency}) ...`);
-  t0 = Date.now();
-  const summary = await runBilling(SHOP, { clock: fixedClock(new Date()) });
-  const engineMs = Date.now() - t0;
+    // A fresh, full bucket at the plan's size, and no estimate left from an earlier run.
+    await control("PUT", `/shops/${shopDomain}/rate-limit`, { plan, currentlyAvailable: null });
+    await forgetShopBudget(shopDomain);
+    resetBudgetStats();
+    const start = await control<RateLimitView>("GET", `/shops/${shopDomain}/rate-limit`);
 
-  // The bare loop: the same mutation, same adapter, same concurrency, no database.
-  const platform = await platformFor(SHOP);
+    console.log(`${plan}: charging (BILLING_SHOP_CONCURRENCY=${concurrency}) with an admin read every ${ADMIN_READ_EVERY_MS} ms ...`);
+    const t0 = Date.now();
+    let running = true;
+    const latencies: number[] = [];
+    const admin = (async () => {
+      const port = await platformFor(shopDomain);
+      while (running) {
+        const t = performance.now();
+        await port.getPaymentMethod(ids[latencies.length % ids.length]);
+        latencies.push(performance.now() - t);
+        await new Promise((r) => setTimeout(r, ADMIN_READ_EVERY_MS));
+      }
+    })();
+    const summary = await runBilling(shopDomain, { clock: fixedClock(new Date()) });
+    const wallMs = Date.now() - t0;
+    running = false;
+    await admin;
+    const end = await control<RateLimitView>("GET", `/shops/${shopDomain}/rate-limit`);
+    const waits = budgetStats();
+
+    // The floor: what the bucket must restore of the points spent, at its rate.
+    const readCost = 3;
+    const spent = summary.charged.length * ATTEMPT_COST + latencies.length * readCost;
+    const floorS = Math.max(0, spent - start.maximumAvailable) / start.restoreRate;
+    runs.push({ plan, charged: summary.charged.length, wallMs, bucketFloorS: floorS });
+    const calls = end.charged - start.charged + end.throttled - start.throttled;
+    const throttled = end.throttled - start.throttled;
+    lines.push(
+      `  ${plan.padEnd(8)} ${summary.charged.length.toLocaleString("en")} charged (${summary.notCharged.length} not), bucket ${start.maximumAvailable.toLocaleString("en")} @ ${start.restoreRate}/s`,
+      `           wall ${(wallMs / 1000).toFixed(1)} s   floor ${floorS.toFixed(1)} s   <- (${spent.toLocaleString("en")} points - ${start.maximumAvailable.toLocaleString("en")} head start) / ${start.restoreRate}/s`,
+      `           ratio ${(wallMs / 1000 / floorS).toFixed(2)}x (target <= 1.15x)   THROTTLED ${throttled} of ${calls.toLocaleString("en")} calls (${((throttled / Math.max(1, calls)) * 100).toFixed(2)} %, target < 1 %)`,
+      `           budget waits: billing ${waits.billing.waited} of ${waits.billing.calls} calls (${(waits.billing.waitedMs / 1000).toFixed(1)} s in all), admin ${waits.interactive.waited} of ${waits.interactive.calls}`,
+      `           admin read p99 ${percentile(latencies, 99).toFixed(0)} ms, p50 ${percentile(latencies, 50).toFixed(0)} ms over ${latencies.length} reads (target p99 < 1,000 ms)`,
+    );
+  }
+
+  // The machine's ceiling: the same calls, unbudgeted, on a bucket too big to matter.
+  const ceilingShop = "bench-billing-ceiling.myshopify.com";
+  const ceilingInstall = await control<{ accessToken: string }>("POST", "/shops", { shop: ceilingShop, accessToken: "shpat_bench_ceiling_token" });
+  await control("PUT", `/shops/${ceilingShop}/rate-limit`, { plan: "enterprise", currentlyAvailable: null });
+  const ceilingCustomer = await control<{ id: string }>("POST", `/shops/${ceilingShop}/customers`, {});
+  const ceilingProduct = await control<{ variants: { id: string }[] }>("POST", `/shops/${ceilingShop}/products`, {
+    title: "Coffee",
+    variants: [{ price: "24.00" }],
+  });
+  const ceilingDue = new Date(Date.now() - 3600_000).toISOString();
+  const ceilingIds = await seedSimContracts(ceilingShop, CEILING_CALLS, ceilingCustomer.id, ceilingProduct.variants[0].id, ceilingDue);
+  const { createGraphqlAdapter } = await import("../app/platform/graphql/adapter.server");
+  const bare = createGraphqlAdapter(ceilingShop, ceilingInstall.accessToken, { budget: null });
   let next = 0;
-  t0 = Date.now();
+  const c0 = Date.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next < bareIds.length) {
-        const gid = bareIds[next++];
-        await platform.createBillingAttempt(gid, { idempotencyKey: `bare-${gid}`, cycleDate: due });
+      while (next < ceilingIds.length) {
+        const gid = ceilingIds[next++];
+        await bare.createBillingAttempt(gid, { idempotencyKey: `bare-${gid}`, cycleDate: ceilingDue });
       }
     }),
   );
-  const bareMs = Date.now() - t0;
-  const made = (await control<unknown[]>("GET", `/shops/${SHOP}/billing-attempts`)).length;
+  const ceiling = ceilingIds.length / ((Date.now() - c0) / 1000);
 
   console.log("\nresults");
-  console.log(
-    `  engine:    ${summary.charged.length.toLocaleString("en")} charged (${summary.notCharged.length} not charged) of ${summary.due.toLocaleString("en")} due`,
-  );
-  console.log(`             wall ${(engineMs / 1000).toFixed(1)} s, ${rate(summary.charged.length, engineMs)} attempts/s`);
-  console.log(
-    `  bare loop: ${bareIds.length.toLocaleString("en")} subscriptionBillingAttemptCreate calls, wall ${(bareMs / 1000).toFixed(1)} s, ${rate(bareIds.length, bareMs)} attempts/s   <- baseline`,
-  );
-  console.log(`  engine / baseline: ${((summary.charged.length / engineMs / (bareIds.length / bareMs)) * 100).toFixed(0)}%`);
-  console.log(
-    `  simulator holds ${made.toLocaleString("en")} billing attempts (expected ${(summary.charged.length + bareIds.length).toLocaleString("en")}: none charged twice)`,
-  );
+  for (const line of lines) console.log(line);
+  console.log(`  machine  ${ceiling.toFixed(0)} attempts/s: the same mutation, same adapter, no budget, no database (${CEILING_CALLS} calls)   <- ceiling`);
+  for (const r of runs) {
+    const machineFloorS = r.charged / ceiling;
+    const floorS = Math.max(r.bucketFloorS, machineFloorS);
+    console.log(
+      `  ${r.plan.padEnd(8)} floor max(bucket ${r.bucketFloorS.toFixed(1)} s, machine ${machineFloorS.toFixed(1)} s): ratio ${(r.wallMs / 1000 / floorS).toFixed(2)}x`,
+    );
+  }
   await prisma.$disconnect();
   await closeQueues();
 }

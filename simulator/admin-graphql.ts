@@ -6,10 +6,24 @@ import type { SimCore } from "./core";
 import { MUTATION, QUERY, type AdminContext, type RootResolver } from "./admin-resolvers";
 import { executeRequest, prepareRequest, refusedPayload, type PreparedRequest } from "./graphql-exec";
 import { adminSchema } from "./schema";
+import { actualCost, MAX_QUERY_COST, requestedCost } from "./query-cost";
 import type { Failure, ShopState, UserError } from "./state";
 import type { HttpAnswer } from "./http-answer";
 
-const COST = { requestedQueryCost: 12, actualQueryCost: 12, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1988, restoreRate: 100 } };
+const RATE_LIMITS_DOC = "https://shopify.dev/api/usage/rate-limits";
+
+/** Shopify's refusal of a document whose requested cost exceeds the single-query maximum. */
+const maxCostExceeded = (cost: number) => ({
+  message:
+    `Query cost is ${cost}, which exceeds the single query max cost limit (${MAX_QUERY_COST}).\n\n` +
+    "See https://shopify.dev/concepts/about-apis/rate-limits for more information on how the\n" +
+    "cost of a query is calculated.\n\n" +
+    "To query larger amounts of data with fewer limits, bulk operations should be used instead.\n" +
+    "See https://shopify.dev/tutorials/perform-bulk-operations-with-admin-api for usage details.\n",
+  extensions: { code: "MAX_COST_EXCEEDED", cost, maxCost: MAX_QUERY_COST, documentation: RATE_LIMITS_DOC },
+});
+
+const THROTTLED = { message: "Throttled", extensions: { code: "THROTTLED", documentation: RATE_LIMITS_DOC } };
 
 /** Takes (and consumes) the next injected failure for `operation`, if any. */
 export function takeFailure(shop: ShopState, operation: string): Failure | undefined {
@@ -74,6 +88,19 @@ export function handleAdminGraphql(core: SimCore, shopDomain: string, version: s
   }
   const request = prepared.request;
 
+  // Shopify's calculated cost, charged to this shop's bucket for this app before anything runs.
+  const bucketKey = `${shop.domain}|${core.config.apiKey}`;
+  const requested = requestedCost(schema, request, variables);
+  if (requested > MAX_QUERY_COST) {
+    core.record(shop, { api: "admin", operation: request.rootFields.join(",") || "(none)", variables, outcome: "graphql_errors" });
+    const throttleStatus = core.rateLimits.status(bucketKey, shop);
+    return {
+      status: 200,
+      headers,
+      body: { errors: [maxCostExceeded(requested)], extensions: { cost: { requestedQueryCost: requested, actualQueryCost: null, throttleStatus } } },
+    };
+  }
+
   // Injected failures apply to the whole request, as a real outage or throttle would.
   let delayMs = 0;
   let webhooksLost = false;
@@ -90,20 +117,28 @@ export function handleAdminGraphql(core: SimCore, shopDomain: string, version: s
       core.record(shop, { api: "admin", operation, variables, outcome: "http_error" });
       return { status: failure.status, body: { errors: "Service Unavailable (simulated)" }, headers };
     } else if ("throttled" in failure) {
+      // An injected throttle (a reduced limit, docs/decisions/095): refused like an empty bucket.
       core.record(shop, { api: "admin", operation, variables, outcome: "throttled" });
+      const throttleStatus = core.rateLimits.status(bucketKey, shop);
       return {
         status: 200,
         headers,
-        body: {
-          errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }],
-          extensions: {
-            cost: { requestedQueryCost: 12, actualQueryCost: null, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 2, restoreRate: 100 } },
-          },
-        },
+        body: { errors: [THROTTLED], extensions: { cost: { requestedQueryCost: requested, actualQueryCost: null, throttleStatus } } },
       };
     } else {
       injected.set(operation, failure.userErrors);
     }
+  }
+
+  if (!core.rateLimits.take(bucketKey, shop, requested)) {
+    core.record(shop, { api: "admin", operation: request.rootFields.join(",") || "(none)", variables, outcome: "throttled" });
+    const throttleStatus = core.rateLimits.status(bucketKey, shop);
+    return {
+      status: 200,
+      headers,
+      body: { errors: [THROTTLED], extensions: { cost: { requestedQueryCost: requested, actualQueryCost: null, throttleStatus } } },
+      delayMs,
+    };
   }
 
   const ctx: AdminContext = { core, shop };
@@ -112,5 +147,9 @@ export function handleAdminGraphql(core: SimCore, shopDomain: string, version: s
   if (result.errors && result.data === undefined) {
     core.record(shop, { api: "admin", operation: request.rootFields.join(",") || "(none)", variables, outcome: "graphql_errors" });
   }
-  return { status: 200, body: { ...result, extensions: { cost: COST } }, headers, delayMs };
+  // Refunded what the answer did not use (Shopify charges the actual cost in the end).
+  const actual = result.data === undefined ? 0 : Math.min(requested, actualCost(schema, request, variables, result.data));
+  core.rateLimits.refund(bucketKey, shop, requested - actual);
+  const cost = { requestedQueryCost: requested, actualQueryCost: actual, throttleStatus: core.rateLimits.status(bucketKey, shop) };
+  return { status: 200, body: { ...result, extensions: { cost } }, headers, delayMs };
 }

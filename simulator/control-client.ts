@@ -37,6 +37,11 @@ export class SimulatorControl {
   failNext(domain: string, failure: Failure) {
     return this.call("POST", `${this.shop(domain)}/failures`, failure);
   }
+  /** The shop's Admin API cost bucket; `plan` moves the shop to that plan's limits, `currentlyAvailable` drains it (null refills). */
+  rateLimit(domain: string, change?: { plan?: "standard" | "advanced" | "plus" | "enterprise"; currentlyAvailable?: number | null; paused?: boolean }) {
+    type View = { plan: string; maximumAvailable: number; currentlyAvailable: number; restoreRate: number; charged: number; throttled: number };
+    return change ? this.call<View>("PUT", `${this.shop(domain)}/rate-limit`, change) : this.call<View>("GET", `${this.shop(domain)}/rate-limit`);
+  }
   operations(domain: string, query: { operation?: string; outcome?: string } = {}) {
     const qs = new URLSearchParams(query as Record<string, string>).toString();
     return this.call<{ operation: string; outcome: string; variables: Record<string, unknown> }[]>(

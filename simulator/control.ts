@@ -16,6 +16,7 @@ import { createSellingPlanGroup, updateSellingPlanGroup } from "./store/selling-
 import { createProduct, installShop } from "./store/shops";
 import { setPaymentBehavior } from "./subscription-billing";
 import { STOREFRONT_CONTROL_ROUTES } from "./control-storefront";
+import { RATE_LIMIT_CONTROL_ROUTES } from "./control-rate-limit";
 import type { HttpAnswer } from "./http-answer";
 
 const Interval = z.enum(["DAY", "WEEK", "MONTH", "YEAR"]);
@@ -494,7 +495,7 @@ const ROUTES: [string, RegExp, Handler][] = [
 ];
 
 export async function handleControl(core: SimCore, method: string, path: string, query: URLSearchParams, body: unknown): Promise<HttpAnswer> {
-  const extra = STOREFRONT_CONTROL_ROUTES.find(([m, re]) => m === method && re.test(path));
+  const extra = [...STOREFRONT_CONTROL_ROUTES, ...RATE_LIMIT_CONTROL_ROUTES].find(([m, re]) => m === method && re.test(path));
   if (extra) {
     const run: Handler = (c, [d], b) => extra[2](c, requireShop(c, d), b);
     return handleControlRoute(core, [method, extra[1], run], path, query, body);

@@ -4,6 +4,7 @@
 import { emptyState, pushCapped, type OperationRecord, type ShopState, type SimState, type SimEvent } from "./state";
 import type { StateWriter } from "./persistence";
 import type { WebhookDispatcher } from "./webhooks";
+import { RateLimiter } from "./rate-limit";
 
 export interface SimConfig {
   appUrl: string;
@@ -19,6 +20,8 @@ export class SimCore {
   dispatcher: WebhookDispatcher | null = null;
   /** Set while a request whose webhooks were injected as lost runs (admin-graphql.ts). */
   private losingWebhooks = false;
+  /** The Admin API's cost buckets, one per shop and app (rate-limit.ts); in memory, full on start. */
+  readonly rateLimits = new RateLimiter();
 
   constructor(
     public state: SimState,
@@ -61,6 +64,7 @@ export class SimCore {
 
   reset(): void {
     this.state = emptyState();
+    this.rateLimits.reset();
     this.changed();
   }
 }

@@ -3,15 +3,15 @@
 // error the caller sees (platform_unavailable, retryable), never a stale id from the mirror:
 // docs/decisions/065-storefront-api.md.
 import { ApiError } from "../../infra/errors";
-import { isPlatformError, platformFor, type ShopifyPort } from "../../platform/index.server";
+import { isPlatformError, platformFor, type CallPriority, type ShopifyPort } from "../../platform/index.server";
 import { platformApiError } from "../shared/platform-call.server";
 
 export const PLATFORM_RETRY_AFTER_SECONDS = 5;
 
 /** Runs `fn` with the shop's port; an outage or throttle becomes 503 platform_unavailable. */
-export async function livePlatform<T>(shopDomain: string, fn: (port: ShopifyPort) => Promise<T>): Promise<T> {
+export async function livePlatform<T>(shopDomain: string, fn: (port: ShopifyPort) => Promise<T>, priority: CallPriority = "interactive"): Promise<T> {
   try {
-    return await fn(await platformFor(shopDomain));
+    return await fn(await platformFor(shopDomain, priority));
   } catch (err) {
     if (isPlatformError(err) && err.kind === "unavailable") {
       throw new ApiError(
@@ -32,16 +32,24 @@ export interface LiveGroup {
 }
 
 /** Every group of `groupGids` resolved at the platform, one call each (a shop has few). */
-export async function resolveGroupsLive(shopDomain: string, groupGids: readonly string[]): Promise<Map<string, LiveGroup>> {
+export async function resolveGroupsLive(
+  shopDomain: string,
+  groupGids: readonly string[],
+  priority: CallPriority = "interactive",
+): Promise<Map<string, LiveGroup>> {
   const unique = [...new Set(groupGids)];
-  return livePlatform(shopDomain, async (port) => {
-    const out = new Map<string, LiveGroup>();
-    for (const gid of unique) {
-      const g = await port.resolveSellingPlans(gid);
-      out.set(gid, { groupGid: gid, sellingPlans: g ? g.sellingPlans : null, variantIds: g ? g.variantIds : [] });
-    }
-    return out;
-  });
+  return livePlatform(
+    shopDomain,
+    async (port) => {
+      const out = new Map<string, LiveGroup>();
+      for (const gid of unique) {
+        const g = await port.resolveSellingPlans(gid);
+        out.set(gid, { groupGid: gid, sellingPlans: g ? g.sellingPlans : null, variantIds: g ? g.variantIds : [] });
+      }
+      return out;
+    },
+    priority,
+  );
 }
 
 /** The storefront form of a group's plans: the first is the one a single-plan form offers. */

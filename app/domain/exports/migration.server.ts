@@ -13,7 +13,7 @@ import type { MigrationRow } from "./migration-columns";
 export async function* migrationRows(o: StreamOptions): AsyncGenerator<MigrationRow[]> {
   const size = o.pageSize ?? 100;
   const shop = await prisma.shop.findUniqueOrThrow({ where: { id: o.shopId }, select: { domain: true } });
-  const port = await platformFor(shop.domain);
+  const port = await platformFor(shop.domain, "importer");
   let after: Keyset | null = null;
   for (;;) {
     const contracts = await prisma.contract.findMany({

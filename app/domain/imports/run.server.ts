@@ -84,7 +84,7 @@ async function runHolding(lease: ImportLease, opts: RunOptions): Promise<"done" 
 
   let port: ShopifyPort;
   try {
-    port = await platformFor(imp.shop.domain);
+    port = await platformFor(imp.shop.domain, "importer");
   } catch (err) {
     return finish(lease, "failed", isPlatformError(err) ? err.message : "The shop is not available");
   }

@@ -162,7 +162,7 @@ export async function report(shopId: string, port: ShopifyPort, v: Validated, op
 
 export async function shopPort(shopId: string): Promise<ShopifyPort> {
   const shop = await prisma.shop.findUniqueOrThrow({ where: { id: shopId }, select: { domain: true } });
-  return platformFor(shop.domain);
+  return platformFor(shop.domain, "importer");
 }
 
 /** The dry run: what the import would do, every error with its row and column. Writes nothing. */

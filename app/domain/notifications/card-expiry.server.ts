@@ -23,7 +23,7 @@ export function expiryNoticeDue(expiryMonth: number, expiryYear: number, now: Da
 export async function queueCardExpiryNotices(shopDomain: string, now = new Date()): Promise<number> {
   const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true, installState: true } });
   if (!shop || shop.installState !== "INSTALLED") return 0;
-  const platform = await platformFor(shopDomain);
+  const platform = await platformFor(shopDomain, "reminders");
   const customers = await prisma.contract.findMany({
     where: { shopId: shop.id, status: "ACTIVE", createdByService: true },
     distinct: ["customerGid"],

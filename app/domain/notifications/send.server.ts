@@ -86,7 +86,7 @@ async function settle(
 async function resolveRecipient(row: Claimed): Promise<string | null> {
   if (row.recipient) return row.recipient;
   const shop = await prisma.shop.findUniqueOrThrow({ where: { id: row.shop_id }, select: { domain: true } });
-  const [customer] = await (await platformFor(shop.domain)).getCustomers([row.customer_gid]);
+  const [customer] = await (await platformFor(shop.domain, "reminders")).getCustomers([row.customer_gid]);
   const email = customer?.email?.trim() || null;
   if (email) await prisma.notificationLogEntry.update({ where: { id: row.id }, data: { recipient: email } });
   return email;

@@ -75,7 +75,7 @@ export async function runBilling(shopDomain: string, opts: { clock?: Clock; conc
   const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true, installState: true } });
   const summary: BillingRunSummary = { shop: shopDomain, at: now.toISOString(), due: 0, charged: [], notCharged: [], overdueSettled: 0, reminders: 0 };
   if (!shop || shop.installState !== "INSTALLED") return summary;
-  const platform = await platformFor(shopDomain);
+  const platform = await platformFor(shopDomain, "billing");
   const concurrency = opts.concurrency ?? env().BILLING_SHOP_CONCURRENCY;
 
   let after: { at: Date; id: string } | null = null;

@@ -73,7 +73,7 @@ export async function handleBillingOutcome(o: BillingOutcome): Promise<OutcomeRe
   const success = o.topic === "subscription_billing_attempts/success";
 
   // The platform's contract after the charge (its next billing date), read before the transaction.
-  const platformContract: PlatformContract | null = success ? await (await platformFor(o.shopDomain)).getContract(o.contractGid) : null;
+  const platformContract: PlatformContract | null = success ? await (await platformFor(o.shopDomain, "billing")).getContract(o.contractGid) : null;
   const policy = success ? null : await billingPolicy(shop.id);
 
   const mail: (Queued | null)[] = [];
@@ -169,7 +169,7 @@ export async function handleBillingOutcome(o: BillingOutcome): Promise<OutcomeRe
 /** Shopify's own secure card-update e-mail (customerPaymentMethodSendUpdateEmail), best effort. */
 async function askForCardUpdate(shopDomain: string, contractGid: string): Promise<void> {
   try {
-    const platform = await platformFor(shopDomain);
+    const platform = await platformFor(shopDomain, "billing");
     const method = await platform.getPaymentMethod(contractGid);
     if (method) await platform.sendPaymentMethodUpdateEmail(method.id);
   } catch (err) {
@@ -205,7 +205,7 @@ export async function applyFinalAction(shopDomain: string, cycleId: string): Pro
   });
   if (!cycle || cycle.status !== "FAILED" || cycle.finalActionAt) return;
   const { finalAction } = await billingPolicy(cycle.shopId);
-  const platform = await platformFor(shopDomain);
+  const platform = await platformFor(shopDomain, "billing");
   try {
     if (finalAction === "CANCEL") await platform.cancelContract(cycle.contractGid);
     else await platform.pauseContract(cycle.contractGid);

@@ -30,7 +30,7 @@ export const STOREFRONT_METAFIELD_DEFINITIONS: readonly MetafieldDefinitionSpec[
 
 /** Makes both definitions exist with storefront PUBLIC_READ; returns the namespace Shopify resolved `$app` to. */
 export async function ensureStorefrontDefinitions(shopDomain: string): Promise<{ namespace: string; created: number }> {
-  const port = await platformFor(shopDomain);
+  const port = await platformFor(shopDomain, "storefront_sync");
   let namespace = "";
   let created = 0;
   for (const d of STOREFRONT_METAFIELD_DEFINITIONS) {

@@ -42,9 +42,9 @@ async function desiredMetafields(shopId: string, shopDomain: string): Promise<Ma
   const desired = new Map<string, Desired>();
   if (bundles.length === 0 && mixes.length === 0) return desired;
 
-  const live = await resolveGroupsLive(shopDomain, [...bundles.map((b) => b.group.groupGid), ...mixes.map((m) => m.group.groupGid)]);
+  const live = await resolveGroupsLive(shopDomain, [...bundles.map((b) => b.group.groupGid), ...mixes.map((m) => m.group.groupGid)], "storefront_sync");
   const allVariants = [...new Set([...live.values()].flatMap((g) => g.variantIds))];
-  const variants = allVariants.length ? await livePlatform(shopDomain, (port) => port.getVariants(allVariants)) : [];
+  const variants = allVariants.length ? await livePlatform(shopDomain, (port) => port.getVariants(allVariants), "storefront_sync") : [];
   const productOf = new Map(variants.map((v) => [v.id, v.productId]));
   const productsOf = (g: LiveGroup | undefined) => [...new Set((g?.variantIds ?? []).map((v) => productOf.get(v)).filter((p): p is string => !!p))];
 
@@ -126,7 +126,7 @@ export async function syncStorefrontMetafields(shopDomain: string, opts: { force
         ...writes.map((d) => ({ ownerId: d.ownerGid, namespace: STOREFRONT_METAFIELDS.bundlePlan.namespace, key: d.key, type: "json", value: d.value })),
         ...clears.map((r) => ({ ownerId: r.ownerGid, namespace: STOREFRONT_METAFIELDS.bundlePlan.namespace, key: r.key, type: "json", value: CLEARED_VALUE })),
       ];
-      if (inputs.length) await livePlatform(shopDomain, (port) => port.setMetafields(inputs));
+      if (inputs.length) await livePlatform(shopDomain, (port) => port.setMetafields(inputs), "storefront_sync");
       for (const d of writes) {
         await tx.storefrontMetafield.upsert({
           where: { shopId_ownerGid_key: { shopId: shop.id, ownerGid: d.ownerGid, key: d.key } },
@@ -158,7 +158,7 @@ export async function syncSellingPlanGroup(job: SellingPlanGroupWebhook): Promis
   if (!shop || shop.installState !== "INSTALLED") return { mirrored: false, metafields: null };
   const local = await prisma.sellingPlanGroup.findUnique({ where: { shopId_groupGid: { shopId: shop.id, groupGid: job.groupGid } } });
   if (!local) return { mirrored: false, metafields: null };
-  const live = await livePlatform(job.shopDomain, (port) => port.resolveSellingPlans(job.groupGid));
+  const live = await livePlatform(job.shopDomain, (port) => port.resolveSellingPlans(job.groupGid), "storefront_sync");
   const plans = live?.sellingPlans ?? [];
   await prisma.$transaction([
     ...(live ? [] : [prisma.sellingPlanGroup.update({ where: { id: local.id }, data: { status: "ARCHIVED" } })]),

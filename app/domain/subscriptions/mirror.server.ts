@@ -193,7 +193,7 @@ async function noticesToAnnounce(tx: Tx, hook: ContractWebhook, announcedRevisio
 export async function syncContractFromWebhook(hook: ContractWebhook): Promise<"mirrored" | "ignored"> {
   const shop = await prisma.shop.findUnique({ where: { domain: hook.shopDomain }, select: { id: true, installState: true } });
   if (!shop || shop.installState !== "INSTALLED") return "ignored";
-  const platform = await platformFor(hook.shopDomain);
+  const platform = await platformFor(hook.shopDomain, "reconcile");
   const contract = await platform.getContract(hook.contractGid);
   if (!contract) return "ignored"; // not ours (read_own) or gone
 
@@ -271,7 +271,7 @@ export async function reconcileContract(shopDomain: string, contractGid: string)
  */
 export async function reconcileShop(shopDomain: string, pageSize = 100): Promise<{ contracts: number }> {
   const shop = await prisma.shop.findUniqueOrThrow({ where: { domain: shopDomain }, select: { id: true } });
-  const platform = await platformFor(shopDomain);
+  const platform = await platformFor(shopDomain, "reconcile");
   let after: string | null = null;
   let count = 0;
   for (;;) {

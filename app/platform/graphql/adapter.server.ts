@@ -5,7 +5,7 @@ import { PlatformError } from "../errors";
 import type { ShopifyPort, PlatformShop } from "../port";
 import { adminGraphql, type ClientOptions } from "./client.server";
 import { CONTRACT_GET, mapContractGet, type ContractGetResult } from "./contract-get";
-import { CONTRACTS_LIST, mapContractsList, type ContractsListResult } from "./contracts-list";
+import { CONTRACTS_LIST, CONTRACTS_LIST_MAX, mapContractsList, type ContractsListResult } from "./contracts-list";
 import { mapStatusChange } from "./contract-fields";
 import { CONTRACT_PAUSE, type ContractPauseResult } from "./contract-pause";
 import { CONTRACT_ACTIVATE, type ContractActivateResult } from "./contract-activate";
@@ -99,7 +99,7 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
     },
 
     async listContracts({ first, after }) {
-      return mapContractsList(await gql<ContractsListResult>(CONTRACTS_LIST, { first, after: after ?? null }));
+      return mapContractsList(await gql<ContractsListResult>(CONTRACTS_LIST, { first: Math.min(first, CONTRACTS_LIST_MAX), after: after ?? null }));
     },
 
     async pauseContract(id) {

@@ -3,6 +3,7 @@
 import { SHOPIFY_API_VERSION } from "../api-version";
 import { PlatformError } from "../errors";
 import { sleep } from "../../infra/async";
+import { shopBudget, type CallPriority, type ShopBudget } from "../budget.server";
 
 export interface GraphqlError {
   message: string;
@@ -18,7 +19,7 @@ interface ThrottleStatus {
 interface GraphqlResponse<T> {
   data?: T | null;
   errors?: GraphqlError[];
-  extensions?: { cost?: { requestedQueryCost?: number; throttleStatus?: ThrottleStatus } };
+  extensions?: { cost?: { requestedQueryCost?: number; actualQueryCost?: number | null; throttleStatus?: ThrottleStatus } };
 }
 
 export interface ClientOptions {
@@ -26,9 +27,32 @@ export interface ClientOptions {
   maxAttempts?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /** Whose turn it is at the shop's shared budget (docs/decisions/096-shop-budget.md). */
+  priority?: CallPriority;
+  /** The shop's budget; null calls Shopify unbudgeted (a tool that owns the bucket alone). */
+  budget?: ShopBudget | null;
 }
 
-const DEFAULTS: Required<ClientOptions> = { maxAttempts: 5, baseDelayMs: 200, maxDelayMs: 5_000 };
+type Settings = Required<Omit<ClientOptions, "budget">> & { budget: ShopBudget | null };
+const DEFAULTS = { maxAttempts: 5, baseDelayMs: 200, maxDelayMs: 5_000, priority: "interactive" as CallPriority };
+
+/**
+ * What a document is expected to cost before it is sent: what Shopify last asked for it in
+ * this process (its requestedQueryCost), else a guess (a mutation 10, a query 50) that the first
+ * answer corrects. Charging the budget the requested cost is what Shopify does (docs/decisions/096).
+ */
+const expectedCost = new Map<string, number>();
+const EXPECTED_MAX = 500;
+function costOf(operation: string, variables: Record<string, unknown>): { key: string; cost: number } {
+  const size = variables.first ?? variables.last;
+  const key = typeof size === "number" ? `${size}\u0000${operation}` : operation;
+  return { key, cost: expectedCost.get(key) ?? (isMutation(operation) ? 10 : 50) };
+}
+function learnCost(key: string, requested: number | undefined): void {
+  if (typeof requested !== "number") return;
+  if (!expectedCost.has(key) && expectedCost.size >= EXPECTED_MAX) expectedCost.delete(expectedCost.keys().next().value!);
+  expectedCost.set(key, requested);
+}
 
 // No call waits on Shopify longer than this: a write's idempotency lease (docs/decisions/035)
 // must outlast every call a write makes, so none may hang without bound.
@@ -37,7 +61,7 @@ const REQUEST_TIMEOUT_MS = 30_000;
 const isMutation = (operation: string) => /^\s*(#[^\n]*\n\s*)*mutation\b/.test(operation);
 
 /** How long to wait before retrying a throttled request: what the bucket needs, else back-off. */
-export function throttleDelay(attempt: number, body: GraphqlResponse<unknown>, opts: Required<ClientOptions>): number {
+export function throttleDelay(attempt: number, body: GraphqlResponse<unknown>, opts: Pick<Settings, "baseDelayMs" | "maxDelayMs">): number {
   const backoff = opts.baseDelayMs * 2 ** attempt;
   const cost = body.extensions?.cost;
   const status = cost?.throttleStatus;
@@ -62,12 +86,23 @@ export async function adminGraphql<T>(
   variables: Record<string, unknown> = {},
   options: ClientOptions = {},
 ): Promise<T> {
-  const opts = { ...DEFAULTS, ...options };
+  const opts: Settings = { ...DEFAULTS, ...options, budget: options.budget === undefined ? shopBudget() : options.budget };
   const url = `https://${shop}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`;
   const retryTransport = !isMutation(operation);
 
   for (let attempt = 0; ; attempt++) {
     const last = attempt + 1 >= opts.maxAttempts;
+    // Wait for the shop's budget first: the points are taken here, before Shopify takes them.
+    const { key: costKey, cost } = costOf(operation, variables);
+    await opts.budget?.acquire(shop, cost, opts.priority);
+    let settled = false;
+    const settle = (body?: GraphqlResponse<unknown>) => {
+      if (settled) return;
+      settled = true;
+      const answered = body?.extensions?.cost;
+      learnCost(costKey, answered?.requestedQueryCost);
+      return opts.budget?.settle(shop, cost, answered?.actualQueryCost ?? null, answered?.throttleStatus);
+    };
     let response: Response;
     try {
       response = await fetch(url, {
@@ -77,6 +112,7 @@ export async function adminGraphql<T>(
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (cause) {
+      await settle();
       if (retryTransport && !last) {
         await sleep(Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** attempt));
         continue;
@@ -84,6 +120,7 @@ export async function adminGraphql<T>(
       throw new PlatformError("unavailable", `Shopify could not be reached (${shop})`, { cause });
     }
 
+    if (!response.ok) await settle();
     if (response.status === 401 || response.status === 403) {
       await response.body?.cancel();
       throw new PlatformError("shop_unavailable", `Shopify refused the access token for ${shop} (HTTP ${response.status})`);
@@ -102,8 +139,10 @@ export async function adminGraphql<T>(
     try {
       body = (await response.json()) as GraphqlResponse<T>;
     } catch (cause) {
+      await settle();
       throw new PlatformError("unavailable", "Shopify answered with a body that is not JSON", { cause });
     }
+    await settle(body);
 
     const errors = body.errors ?? [];
     if (errors.some((e) => e.extensions?.code === "THROTTLED")) {

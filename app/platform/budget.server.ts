@@ -1,0 +1,185 @@
+// One budget per shop (docs/decisions/096-shop-budget.md): every process's Admin API calls for a
+// shop draw from one Redis-held estimate of that shop's Shopify bucket, so callers wait for points
+// here instead of being THROTTLED there. The estimate is fed by each answer's throttleStatus
+// (its size, restore rate and level) and restores at the shop's rate between answers.
+//
+// Priorities are floors: a caller may spend only down to its tier's share of the bucket, so the
+// points above a floor are always there for the tiers above it. Interactive calls (admin pages,
+// the Customer and Storefront APIs' live reads, API writes) may take the bucket to zero; billing
+// stops at 10 %, reminders and the importer at 25 %, the reconcile and the storefront sync at 40 %.
+// In steady state a tier spends the full restore rate while nothing above it asks for points.
+import type { Redis } from "ioredis";
+import { log } from "../infra/log.server";
+import { luaCommand, redis } from "../infra/redis.server";
+import { sleep } from "../infra/async";
+import { env } from "../env.server";
+
+export type CallPriority = "interactive" | "billing" | "reminders" | "importer" | "reconcile" | "storefront_sync";
+
+/** The share of the bucket each priority leaves to those above it. */
+export const PRIORITY_FLOOR: Record<CallPriority, number> = {
+  interactive: 0,
+  billing: 0.1,
+  reminders: 0.25,
+  importer: 0.25,
+  reconcile: 0.4,
+  storefront_sync: 0.4,
+};
+
+/** Until a shop's first answer says otherwise: Shopify's standard plan (2,000 points, 100 a second). */
+const DEFAULT_MAX = 2000;
+const DEFAULT_RATE = 100;
+/** A waiter looks again at least this often, so a refund or a larger bucket is noticed. */
+const MAX_POLL_MS = 1000;
+/** An idle shop's estimate is forgotten after an hour (its bucket is full again by then). */
+const TTL_SECONDS = 3600;
+
+/** This process's budget waits by priority: calls that had to wait, and the time they waited. */
+export interface BudgetStats {
+  calls: number;
+  waited: number;
+  waitedMs: number;
+}
+const stats = new Map<CallPriority, BudgetStats>();
+export function budgetStats(): Record<CallPriority, BudgetStats> {
+  const out = {} as Record<CallPriority, BudgetStats>;
+  for (const p of Object.keys(PRIORITY_FLOOR) as CallPriority[]) out[p] = { ...(stats.get(p) ?? { calls: 0, waited: 0, waitedMs: 0 }) };
+  return out;
+}
+export const resetBudgetStats = () => stats.clear();
+
+export interface ThrottleStatus {
+  maximumAvailable: number;
+  currentlyAvailable: number;
+  restoreRate: number;
+}
+
+// Both scripts refill the estimate to Redis's clock (TIME), the one clock every process shares.
+const REFILL = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local h = redis.call('HMGET', KEYS[1], 'available', 'at', 'max', 'rate')
+local max = tonumber(h[3]) or tonumber(ARGV[1])
+local rate = tonumber(h[4]) or tonumber(ARGV[2])
+local available = tonumber(h[1]) or max
+local at = tonumber(h[2]) or now
+available = math.min(max, available + math.max(0, now - at) / 1000 * rate)
+`;
+
+// ARGV: defaultMax, defaultRate, cost, floorShare, ttl. Returns 0 (granted) or the ms to wait.
+const ACQUIRE = `${REFILL}
+local cost = tonumber(ARGV[3])
+local floor = math.max(0, math.min(max * tonumber(ARGV[4]), max - cost))
+local wait = 0
+if available - cost >= floor then
+  available = available - cost
+else
+  wait = math.ceil((cost + floor - available) / rate * 1000)
+end
+redis.call('HSET', KEYS[1], 'available', tostring(available), 'at', now, 'max', max, 'rate', rate)
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[5]))
+return wait
+`;
+
+// ARGV: defaultMax, defaultRate, refund, serverAvailable (-1: unknown), serverMax, serverRate, ttl.
+// The server's level caps the estimate (it may know of spending this one missed) but never
+// raises it: requests charged here may not have reached Shopify yet.
+const SETTLE = `${REFILL}
+available = available + tonumber(ARGV[3])
+local smax = tonumber(ARGV[5])
+local srate = tonumber(ARGV[6])
+if smax > 0 then max = smax end
+if srate > 0 then rate = srate end
+local served = tonumber(ARGV[4])
+if served >= 0 then available = math.min(available, served) end
+available = math.max(0, math.min(max, available))
+redis.call('HSET', KEYS[1], 'available', tostring(available), 'at', now, 'max', max, 'rate', rate)
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[7]))
+return tostring(available)
+`;
+
+type Acquire = (key: string, max: number, rate: number, cost: number, floor: number, ttl: number) => Promise<number>;
+type Settle = (key: string, max: number, rate: number, refund: number, served: number, smax: number, srate: number, ttl: number) => Promise<string>;
+const acquireCommand = luaCommand<Acquire>("shopBudgetAcquire", 1, ACQUIRE);
+const settleCommand = luaCommand<Settle>("shopBudgetSettle", 1, SETTLE);
+
+/**
+ * The command connection once it is ready: it queues nothing while offline (createRedis), so the
+ * first call of a process would otherwise find it still connecting and go unbudgeted.
+ */
+async function ready(client: Redis): Promise<Redis> {
+  if (client.status === "ready") return client;
+  await new Promise<void>((resolve) => {
+    const done = () => (clearTimeout(timer), client.off("ready", done), resolve());
+    const timer = setTimeout(done, 2000);
+    client.once("ready", done);
+  });
+  return client;
+}
+
+const budgetKey = (shop: string) => `${env().REDIS_PREFIX}:shopify-budget:{${shop}}`;
+
+export interface ShopBudget {
+  /** Waits until `cost` points may be spent at `priority`, and takes them. */
+  acquire(shop: string, cost: number, priority: CallPriority): Promise<void>;
+  /** After an answer: gives back what was not spent and takes Shopify's word on the bucket. */
+  settle(shop: string, charged: number, spent: number | null, status: ThrottleStatus | undefined): Promise<void>;
+}
+
+/**
+ * The Redis-backed budget. When Redis cannot be reached the call goes ahead unbudgeted (logged):
+ * Shopify's own THROTTLED handling is the fallback, and a Redis outage must not stop billing.
+ */
+export function redisShopBudget(client: () => Redis = redis): ShopBudget {
+  return {
+    async acquire(shop, cost, priority) {
+      const s = stats.get(priority) ?? { calls: 0, waited: 0, waitedMs: 0 };
+      stats.set(priority, s);
+      s.calls++;
+      const started = performance.now();
+      for (let round = 0; ; round++) {
+        let wait: number;
+        try {
+          wait = await acquireCommand(await ready(client()))(budgetKey(shop), DEFAULT_MAX, DEFAULT_RATE, cost, PRIORITY_FLOOR[priority], TTL_SECONDS);
+        } catch (err) {
+          log.warn("shop budget unavailable; calling Shopify unbudgeted", { shop, err });
+          return;
+        }
+        if (wait <= 0) {
+          if (round > 0) {
+            s.waited++;
+            s.waitedMs += performance.now() - started;
+          }
+          return;
+        }
+        await sleep(Math.min(MAX_POLL_MS, wait + Math.floor(Math.random() * 10)));
+      }
+    },
+    async settle(shop, charged, spent, status) {
+      const refund = spent === null ? charged : Math.max(0, charged - spent);
+      try {
+        await settleCommand(await ready(client()))(
+          budgetKey(shop),
+          DEFAULT_MAX,
+          DEFAULT_RATE,
+          refund,
+          status ? status.currentlyAvailable : -1,
+          status?.maximumAvailable ?? 0,
+          status?.restoreRate ?? 0,
+          TTL_SECONDS,
+        );
+      } catch (err) {
+        log.warn("shop budget could not be settled", { shop, err });
+      }
+    },
+  };
+}
+
+let shared: ShopBudget | undefined;
+/** The process's budget (Redis-backed). */
+export const shopBudget = (): ShopBudget => (shared ??= redisShopBudget());
+
+/** Forgets a shop's estimate (its bucket is assumed full again until Shopify says otherwise). */
+export async function forgetShopBudget(shop: string, client: () => Redis = redis): Promise<void> {
+  await (await ready(client())).del(budgetKey(shop));
+}

@@ -1,0 +1,128 @@
+// One budget per shop (docs/decisions/096-shop-budget.md): a billing run, an import and a
+// reconcile on one standard shop (2,000 points, 100 a second) at once, against the simulator's
+// real cost bucket. The background work waits for points at its priority; an admin write made in
+// the middle of it is answered without waiting for budget, no caller fails for want of points,
+// and Shopify never has to throttle anyone.
+import { prisma } from "../../../app/db.server";
+import { runBilling } from "../../../app/domain/renewals/charge.server";
+import { fixedClock } from "../../../app/domain/renewals/clock.server";
+import { runImport } from "../../../app/domain/imports/run.server";
+import { createImport, startImport } from "../../../app/domain/imports/start.server";
+import { reconcileShop } from "../../../app/domain/subscriptions/mirror.server";
+import { QUEUES } from "../../../app/infra/queues.server";
+import { platformFor } from "../../../app/platform/index.server";
+import { budgetStats, forgetShopBudget, redisShopBudget, resetBudgetStats, type CallPriority } from "../../../app/platform/budget.server";
+import { seedDueContract } from "../../support/billing-factories";
+import { exportMigration, seedCatalogue, seedSubscribers } from "../../support/imports";
+import { eventually, startStack, type Stack } from "../../support/stack";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ workersExcept: [QUEUES.imports] });
+}, 120_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+const BILLED = 120;
+const IMPORTED = 10;
+
+it("with a billing run, an import and a reconcile at once, an admin write waits for no budget and every caller finishes unthrottled", async () => {
+  // The import's file, from a source shop, its catalogue ids mapped to the target's.
+  const source = await stack.installShop();
+  const sourceCat = await seedCatalogue(stack, source.domain, source.shopId);
+  await seedSubscribers(stack, source.domain, sourceCat, IMPORTED);
+  const target = await stack.installShop();
+  await stack.control.rateLimit(target.domain, { plan: "standard" });
+  const targetCat = await seedCatalogue(stack, target.domain, target.shopId);
+  let file = await exportMigration(stack, source.shopId);
+  for (const [name, id] of sourceCat.ids) file = file.split(`"${id}"`).join(`"${targetCat.ids.get(name)}"`);
+
+  const due = new Date(Date.now() - 86_400_000).toISOString();
+  const seeded = [];
+  for (let i = 0; i < BILLED; i += 10) {
+    seeded.push(
+      ...(await Promise.all(Array.from({ length: Math.min(10, BILLED - i) }, () => seedDueContract(stack.control, target.domain, { nextBillingDate: due })))),
+    );
+  }
+  const { id: importId } = await createImport(target.shopId, { fileName: "migration.csv", text: file });
+  await startImport(target.shopId, importId);
+  const adminTarget = seeded[0].gid;
+  // The day's earlier work left the bucket low; the app learns that from its next answer.
+  await stack.control.rateLimit(target.domain, { currentlyAvailable: 300 });
+  const admin = await platformFor(target.domain);
+  await admin.getPaymentMethod(seeded[1].gid);
+  resetBudgetStats();
+
+  const billing = runBilling(target.domain, { clock: fixedClock(new Date()) });
+  const imported = runImport(importId, { concurrency: 2 });
+  const reconciled = reconcileShop(target.domain);
+
+  // While billing queues for points, the merchant clicks Pause, then reads twice more.
+  await eventually(async () => budgetStats().billing.waited > 0 || null, 60_000);
+  const before = budgetStats();
+  const paused = await admin.pauseContract(adminTarget);
+  await admin.getPaymentMethod(seeded[2].gid);
+  await admin.getPaymentMethod(seeded[3].gid);
+  const after = budgetStats();
+  expect(paused.status).toBe("PAUSED");
+  expect(after.interactive.calls - before.interactive.calls).toBe(3);
+  expect(after.interactive.waited - before.interactive.waited).toBe(0);
+  // It went past callers that were waiting then: billing was still charging.
+  expect(after.billing.calls).toBeLessThan(BILLED);
+
+  const [bill, imp, rec] = await Promise.all([billing, imported, reconciled]);
+  // Nobody failed for lack of budget: every due contract charged (the paused one may be refused
+  // by Shopify, as it was paused first), the import done, every contract reconciled.
+  expect(bill.notCharged.filter((l) => l.outcome !== "refused")).toEqual([]);
+  expect(bill.charged.length).toBeGreaterThanOrEqual(BILLED - 1);
+  expect(imp).toBe("done");
+  expect(await prisma.migrationImport.findUniqueOrThrow({ where: { id: importId } })).toMatchObject({ status: "done" });
+  expect(rec.contracts).toBeGreaterThanOrEqual(BILLED);
+  const stats = budgetStats();
+  expect(stats.reconcile.waited + stats.importer.waited).toBeGreaterThan(0);
+  // And Shopify throttled no one: the budget kept every caller inside the bucket.
+  expect(await stack.control.operations(target.domain, { outcome: "throttled" })).toEqual([]);
+}, 240_000);
+
+describe("the floors, at the budget itself", () => {
+  const SHOP = `floors-${Date.now()}.myshopify.com`;
+  const budget = redisShopBudget();
+  /**
+   * Whether `priority` gets 10 points within 300 ms. The estimate restores 30 points meanwhile;
+   * each level below sits at least 60 points under the next floor it tests.
+   */
+  const grantedAtOnce = (priority: CallPriority) =>
+    Promise.race([budget.acquire(SHOP, 10, priority).then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 300))]);
+  /** Shopify says the standard bucket holds `level` points. */
+  const bucketAt = async (level: number) => {
+    await forgetShopBudget(SHOP);
+    await budget.settle(SHOP, 0, 0, { maximumAvailable: 2000, currentlyAvailable: level, restoreRate: 100 });
+  };
+  // The connection and the scripts are loaded before anything is timed.
+  beforeAll(() => budget.acquire(`warm-${SHOP}`, 0, "interactive"));
+  afterAll(() => forgetShopBudget(SHOP));
+
+  it.each([
+    // Below billing's floor (10 % of 2,000): only an interactive call goes now.
+    [150, { interactive: true, billing: false, importer: false, reconcile: false }],
+    // Above billing's, below the importer's (25 %): interactive and billing.
+    [400, { interactive: true, billing: true, importer: false, reconcile: false }],
+    // Above the importer's, below the reconcile's (40 %).
+    [700, { interactive: true, billing: true, importer: true, reconcile: false }],
+    [1500, { interactive: true, billing: true, importer: true, reconcile: true }],
+  ] as const)("with %i points in the bucket, who may spend now: %o", async (level, expected) => {
+    const got: Record<string, boolean> = {};
+    for (const priority of ["interactive", "billing", "importer", "reconcile"] as const) {
+      await bucketAt(level);
+      got[priority] = await grantedAtOnce(priority);
+    }
+    expect(got).toEqual(expected);
+  });
+
+  it("a waiting caller gets its points once the bucket has restored them", async () => {
+    await bucketAt(195);
+    // Billing needs 210 (its floor 200 + 10): about 150 ms of restoring at 100 a second.
+    await expect(budget.acquire(SHOP, 10, "billing")).resolves.toBeUndefined();
+  });
+});
