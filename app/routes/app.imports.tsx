@@ -8,6 +8,7 @@ import { useFetcher, useLoaderData, useRevalidator, useSearchParams } from "@rem
 import { useEffect, useState } from "react";
 import { Badge, Banner, BlockStack, Button, Card, DataTable, DropZone, InlineStack, Layout, Page, ProgressBar, Text } from "@shopify/polaris";
 import { saveFile } from "../embedded/save-file";
+import { staffAction } from "../embedded/context.server";
 import { authenticate } from "../shopify.server";
 import { ApiError } from "../infra/errors";
 import { importPageData, runUploadedImport, uploadImport, type PageReport } from "../embedded/import-center.server";
@@ -20,7 +21,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 type ActionResult = { ok: true; id: string; report?: PageReport; started?: boolean } | { ok: false; error: string };
 
-export const action = async ({ request }: ActionFunctionArgs) => {
+export const action = staffAction(async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const form = await request.formData();
   try {
@@ -40,7 +41,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     if (err instanceof ApiError) return json<ActionResult>({ ok: false, error: err.message }, 400);
     throw err;
   }
-};
+});
 
 const STATUS_TONE: Record<string, "info" | "success" | "critical" | "attention" | undefined> = {
   queued: "info",

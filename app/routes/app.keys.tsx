@@ -7,7 +7,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, ChoiceList, FormLayout, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
-import { adminContext } from "../embedded/context.server";
+import { adminContext, staffAction } from "../embedded/context.server";
 import { ShownOnceModal } from "../embedded/shown-once-modal";
 import { ConfirmModal } from "../embedded/confirm-modal";
 import { keyUsage } from "../domain/keys/usage.server";
@@ -41,7 +41,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 type ActionResult = { ok: true; minted?: { name: string; key: string }; revoked?: string } | { ok: false; error: string };
 
-export const action = async ({ request }: ActionFunctionArgs) => {
+export const action = staffAction(async ({ request }: ActionFunctionArgs) => {
   const { shop } = await adminContext(request);
   const form = await request.formData();
   const intent = form.get("intent");
@@ -70,7 +70,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     if (err instanceof ApiError) return json<ActionResult>({ ok: false, error: err.message }, 400);
     throw err;
   }
-};
+});
 
 type KeyRow = ReturnType<typeof useLoaderData<typeof loader>>["keys"][number];
 

@@ -8,7 +8,7 @@ import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { Banner, Button, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
 import { ConfirmModal } from "../embedded/confirm-modal";
-import { adminContext } from "../embedded/context.server";
+import { adminContext, staffAction } from "../embedded/context.server";
 import { formatDate, formatDateTime, formatMoney, statusLabel } from "../embedded/format";
 import { StatusBadge } from "../embedded/status-badge";
 import { getSubscription } from "../domain/subscriptions/reads.server";
@@ -48,7 +48,7 @@ const ACTIONS = ["pause", "resume", "skip", "reschedule", "cancel"] as const;
 type Action = (typeof ACTIONS)[number];
 type ActionResult = { ok: true; action: Action; status: string; next_billing_at: string | null } | { ok: false; error: string };
 
-export const action = async ({ request, params }: ActionFunctionArgs) => {
+export const action = staffAction(async ({ request, params }: ActionFunctionArgs) => {
   const { shop } = await adminContext(request);
   const form = await request.formData();
   const intent = String(form.get("intent")) as Action;
@@ -70,7 +70,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
     if (err instanceof ApiError) return json<ActionResult>({ ok: false, error: err.message }, err.status);
     throw err;
   }
-};
+});
 
 const DONE: Record<Action, string> = {
   pause: "Subscription paused",
