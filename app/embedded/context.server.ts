@@ -31,9 +31,8 @@ export function adminContext(request: Request): Promise<AdminContext> {
  * An embedded admin action that changes something: it runs with the signed-in staff member as the
  * actor every audit row below it records (app/infra/actor.server.ts).
  */
-export function staffAction<A extends { request: Request }, R>(handler: (args: A) => Promise<R>): (args: A) => Promise<R> {
-  return async (args) => {
-    const { actor } = await adminContext(args.request);
-    return withActor(actor, () => handler(args));
-  };
+// Called inside the route's own `action` function (not as its value), so Remix's client build can drop it.
+export async function staffAction<A extends { request: Request }, R>(args: A, handler: (args: A) => Promise<R>): Promise<R> {
+  const { actor } = await adminContext(args.request);
+  return withActor(actor, () => handler(args));
 }

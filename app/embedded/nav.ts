@@ -15,6 +15,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { label: "Plans", href: "/app/plans" },
   { label: "API keys", href: "/app/keys" },
   { label: "Webhooks", href: "/app/webhooks" },
+  { label: "Audit log", href: "/app/audit" },
   { label: "Notifications", href: "/app/notifications" },
   { label: "Risk Center", href: "/app/risks" },
   { label: "Analytics", href: "/app/analytics" },

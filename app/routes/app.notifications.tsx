@@ -20,10 +20,11 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return json({ ...(await notificationsPageData(shop.id, new URL(request.url).searchParams, staffEmail)), kinds: KIND_OPTIONS });
 };
 
-export const action = staffAction(async ({ request }: ActionFunctionArgs) => {
-  const { shop } = await adminContext(request);
-  return json(await notificationsAction(shop.id, await request.formData()));
-});
+export const action = (args: ActionFunctionArgs) =>
+  staffAction(args, async ({ request }: ActionFunctionArgs) => {
+    const { shop } = await adminContext(request);
+    return json(await notificationsAction(shop.id, await request.formData()));
+  });
 
 type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 

@@ -23,11 +23,12 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return json(await webhooksPageData(shop, new URL(request.url).searchParams));
 };
 
-export const action = staffAction(async ({ request }: ActionFunctionArgs) => {
-  const { shop } = await adminContext(request);
-  const result = await webhooksPageAction(shop, await request.formData());
-  return json<ActionResult>(result.body, result.status);
-});
+export const action = (args: ActionFunctionArgs) =>
+  staffAction(args, async ({ request }: ActionFunctionArgs) => {
+    const { shop } = await adminContext(request);
+    const result = await webhooksPageAction(shop, await request.formData());
+    return json<ActionResult>(result.body, result.status);
+  });
 
 function UpgradeCard({ upgradeUrl, endpoints }: { upgradeUrl: string; endpoints: number }) {
   return (
