@@ -21,7 +21,10 @@ test("the audit log shows who changed what: a staff member's key mint and that k
   expect(key).toMatch(/^svc_sk_/);
   await dialog.getByRole("button", { name: "Done" }).click();
 
-  const created = await adminApi(request, key, "/webhooks/endpoints", { method: "POST", data: { url: "https://93.184.215.14/hooks", events: ["subscription.paused"] } });
+  const created = await adminApi(request, key, "/webhooks/endpoints", {
+    method: "POST",
+    data: { url: "https://93.184.215.14/hooks", events: ["subscription.paused"] },
+  });
   expect(created.status).toBe(201);
   const api = await adminApi(request, key, "/audit-events");
   expect(api.status).toBe(200);

@@ -47,7 +47,8 @@ async function call(key: string, method: string, path: string, body?: unknown): 
 
 const PUBLIC_URL = "https://93.184.215.14/hooks";
 const keyIdOf = (key: string) => key.split("_")[2];
-const rowsOf = (shopId: string) => prisma.auditEvent.findMany({ where: { shopId, NOT: { action: "api_key.mint" } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+const rowsOf = (shopId: string) =>
+  prisma.auditEvent.findMany({ where: { shopId, NOT: { action: "api_key.mint" } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
 
 interface Row {
   name: string;
@@ -77,15 +78,89 @@ describe("every Admin API write leaves exactly one audit event", () => {
     const missing = "gid://shopify/SubscriptionContract/999999999";
 
     const table: Row[] = [
-      { name: "pause", method: "POST", path: () => `${sub}/pause`, status: 200, action: "subscription.pause", target: contract, outcome: "success", changes: { status: { before: "ACTIVE", after: "PAUSED" } } },
-      { name: "pause again (no-op)", method: "POST", path: () => `${sub}/pause`, status: 200, action: "subscription.pause", target: contract, outcome: "success", changes: {} },
-      { name: "resume", method: "POST", path: () => `${sub}/resume`, status: 200, action: "subscription.resume", target: contract, outcome: "success", changes: { status: { before: "PAUSED", after: "ACTIVE" } } },
+      {
+        name: "pause",
+        method: "POST",
+        path: () => `${sub}/pause`,
+        status: 200,
+        action: "subscription.pause",
+        target: contract,
+        outcome: "success",
+        changes: { status: { before: "ACTIVE", after: "PAUSED" } },
+      },
+      {
+        name: "pause again (no-op)",
+        method: "POST",
+        path: () => `${sub}/pause`,
+        status: 200,
+        action: "subscription.pause",
+        target: contract,
+        outcome: "success",
+        changes: {},
+      },
+      {
+        name: "resume",
+        method: "POST",
+        path: () => `${sub}/resume`,
+        status: 200,
+        action: "subscription.resume",
+        target: contract,
+        outcome: "success",
+        changes: { status: { before: "PAUSED", after: "ACTIVE" } },
+      },
       { name: "skip", method: "POST", path: () => `${sub}/skip`, status: 200, action: "subscription.skip", target: contract, outcome: "success" },
-      { name: "reschedule", method: "POST", path: () => `${sub}/reschedule`, body: () => ({ next_billing_at: when }), status: 200, action: "subscription.reschedule", target: contract, outcome: "success" },
-      { name: "line edit", method: "PATCH", path: () => `${sub}/lines/${enc(c.lineGid)}`, body: () => ({ quantity: 3 }), status: 200, action: "subscription.update_line", target: contract, outcome: "success", changes: { quantity: { before: 1, after: 3 } } },
-      { name: "cancel", method: "POST", path: () => `${sub}/cancel`, status: 200, action: "subscription.cancel", target: contract, outcome: "success", changes: { status: { before: "ACTIVE", after: "CANCELLED" } } },
-      { name: "cancel a cancelled contract", method: "POST", path: () => `${sub}/cancel`, status: 409, action: "subscription.cancel", target: contract, outcome: "failure", errorCode: "state_conflict", changes: {} },
-      { name: "pause an unknown contract", method: "POST", path: () => `/subscriptions/${enc(missing)}/pause`, status: 404, action: "subscription.pause", target: () => ({ type: "subscription", id: missing }), outcome: "failure", errorCode: "not_found" },
+      {
+        name: "reschedule",
+        method: "POST",
+        path: () => `${sub}/reschedule`,
+        body: () => ({ next_billing_at: when }),
+        status: 200,
+        action: "subscription.reschedule",
+        target: contract,
+        outcome: "success",
+      },
+      {
+        name: "line edit",
+        method: "PATCH",
+        path: () => `${sub}/lines/${enc(c.lineGid)}`,
+        body: () => ({ quantity: 3 }),
+        status: 200,
+        action: "subscription.update_line",
+        target: contract,
+        outcome: "success",
+        changes: { quantity: { before: 1, after: 3 } },
+      },
+      {
+        name: "cancel",
+        method: "POST",
+        path: () => `${sub}/cancel`,
+        status: 200,
+        action: "subscription.cancel",
+        target: contract,
+        outcome: "success",
+        changes: { status: { before: "ACTIVE", after: "CANCELLED" } },
+      },
+      {
+        name: "cancel a cancelled contract",
+        method: "POST",
+        path: () => `${sub}/cancel`,
+        status: 409,
+        action: "subscription.cancel",
+        target: contract,
+        outcome: "failure",
+        errorCode: "state_conflict",
+        changes: {},
+      },
+      {
+        name: "pause an unknown contract",
+        method: "POST",
+        path: () => `/subscriptions/${enc(missing)}/pause`,
+        status: 404,
+        action: "subscription.pause",
+        target: () => ({ type: "subscription", id: missing }),
+        outcome: "failure",
+        errorCode: "not_found",
+      },
       {
         name: "create an endpoint",
         method: "POST",
@@ -98,10 +173,48 @@ describe("every Admin API write leaves exactly one audit event", () => {
         changes: { url: { before: null, after: PUBLIC_URL }, events: { before: null, after: ["subscription.paused"] }, enabled: { before: null, after: true } },
         after: (a) => (endpointId = String(a.json.id)),
       },
-      { name: "create an endpoint on http", method: "POST", path: () => "/webhooks/endpoints", body: () => ({ url: "http://93.184.215.14/x", events: ["subscription.paused"] }), status: 400, action: "webhook_endpoint.create", target: () => ({ type: "webhook_endpoint", id: expect.any(String) as unknown as string }), outcome: "failure", errorCode: "invalid_request", changes: {} },
-      { name: "disable the endpoint", method: "PATCH", path: () => `/webhooks/endpoints/${endpointId}`, body: () => ({ enabled: false }), status: 200, action: "webhook_endpoint.update", target: () => ({ type: "webhook_endpoint", id: endpointId }), outcome: "success", changes: { enabled: { before: true, after: false }, disabledReason: { before: null, after: "merchant" } } },
-      { name: "delete the endpoint", method: "DELETE", path: () => `/webhooks/endpoints/${endpointId}`, status: 200, action: "webhook_endpoint.delete", target: () => ({ type: "webhook_endpoint", id: endpointId }), outcome: "success" },
-      { name: "delete it again", method: "DELETE", path: () => `/webhooks/endpoints/${endpointId}`, status: 404, action: "webhook_endpoint.delete", target: () => ({ type: "webhook_endpoint", id: endpointId }), outcome: "failure", errorCode: "not_found" },
+      {
+        name: "create an endpoint on http",
+        method: "POST",
+        path: () => "/webhooks/endpoints",
+        body: () => ({ url: "http://93.184.215.14/x", events: ["subscription.paused"] }),
+        status: 400,
+        action: "webhook_endpoint.create",
+        target: () => ({ type: "webhook_endpoint", id: expect.any(String) as unknown as string }),
+        outcome: "failure",
+        errorCode: "invalid_request",
+        changes: {},
+      },
+      {
+        name: "disable the endpoint",
+        method: "PATCH",
+        path: () => `/webhooks/endpoints/${endpointId}`,
+        body: () => ({ enabled: false }),
+        status: 200,
+        action: "webhook_endpoint.update",
+        target: () => ({ type: "webhook_endpoint", id: endpointId }),
+        outcome: "success",
+        changes: { enabled: { before: true, after: false }, disabledReason: { before: null, after: "merchant" } },
+      },
+      {
+        name: "delete the endpoint",
+        method: "DELETE",
+        path: () => `/webhooks/endpoints/${endpointId}`,
+        status: 200,
+        action: "webhook_endpoint.delete",
+        target: () => ({ type: "webhook_endpoint", id: endpointId }),
+        outcome: "success",
+      },
+      {
+        name: "delete it again",
+        method: "DELETE",
+        path: () => `/webhooks/endpoints/${endpointId}`,
+        status: 404,
+        action: "webhook_endpoint.delete",
+        target: () => ({ type: "webhook_endpoint", id: endpointId }),
+        outcome: "failure",
+        errorCode: "not_found",
+      },
       {
         name: "create an export",
         method: "POST",
@@ -114,7 +227,17 @@ describe("every Admin API write leaves exactly one audit event", () => {
         changes: { dataset: { before: null, after: "subscriptions" }, format: { before: null, after: "csv" }, filters: { before: null, after: "{}" } },
         after: (a) => (exportId = String(a.json.id)),
       },
-      { name: "a second export while one runs", method: "POST", path: () => "/exports", body: () => ({ dataset: "subscriptions" }), status: 409, action: "export.create", target: () => ({ type: "export", id: "new" }), outcome: "failure", errorCode: "export_in_progress" },
+      {
+        name: "a second export while one runs",
+        method: "POST",
+        path: () => "/exports",
+        body: () => ({ dataset: "subscriptions" }),
+        status: 409,
+        action: "export.create",
+        target: () => ({ type: "export", id: "new" }),
+        outcome: "failure",
+        errorCode: "export_in_progress",
+      },
     ];
 
     for (const row of table) {
@@ -221,7 +344,9 @@ describe("actors outside the Admin API", () => {
     const staff = { type: "staff" as const, id: "7" };
     await withActor(staff, () => saveBillingPolicy(shop.id, { retryDays: [1, 3], finalAction: "PAUSE", reminderDays: 3 }));
     await withActor(staff, () => saveBillingPolicy(shop.id, { retryDays: "nope" }));
-    await withActor(staff, () => saveTemplate(shop.id, "subscription_skipped", { subject: "Skipped {{ shop_name }}", body: "Your next charge moved." })).catch(() => undefined);
+    await withActor(staff, () => saveTemplate(shop.id, "subscription_skipped", { subject: "Skipped {{ shop_name }}", body: "Your next charge moved." })).catch(
+      () => undefined,
+    );
     const rows = await prisma.auditEvent.findMany({ where: { shopId: shop.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
     expect(rows[0]).toMatchObject({ actorType: "staff", actorId: "7", action: "settings.billing_policy", outcome: "success" });
     expect(rows[0].changes).toHaveProperty("retryDays.after", [1, 3]);
@@ -237,7 +362,8 @@ describe("GET /audit-events", () => {
     const reader = await createKey({ shopId: shop.id, name: "auditor", scopes: ["read:audit"] });
     const staff = { type: "staff" as const, id: "99" };
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await withActor(staff, () => mintKey({ shopId: shop.id, name: `k${i}`, scopes: ["read:plans"], kind: "SECRET" }))).id);
+    for (let i = 0; i < 5; i++)
+      ids.push((await withActor(staff, () => mintKey({ shopId: shop.id, name: `k${i}`, scopes: ["read:plans"], kind: "SECRET" }))).id);
     await withActor({ type: "system", id: "uninstall" }, () => revokeKey(ids[0], { shopId: shop.id }));
     return { shop, reader: reader.key, ids };
   }
