@@ -108,7 +108,8 @@ const errorCodeOf = (err: unknown) => (err instanceof ApiError ? err.code : null
  */
 export async function recordRefusal(err: unknown, what: { shopId: string; action: string; target: AuditTarget }): Promise<never> {
   const code = errorCodeOf(err);
-  if (code) {
+  // A retry racing its own first attempt under one Idempotency-Key is the same write, not another.
+  if (code && code !== "idempotency_conflict") {
     await recordAudit(prisma, { ...what, outcome: "failure", errorCode: code }).catch(() => undefined);
   }
   throw err;

@@ -65,7 +65,9 @@ const paused = (shopId: string, n: number) =>
   });
 
 const verifies = (g: Got, secret: string) => {
-  const [t, v1] = String(g.headers["x-service-signature"]).split(",").map((p) => p.split("=")[1]);
+  const [t, v1] = String(g.headers["x-service-signature"])
+    .split(",")
+    .map((p) => p.split("=")[1]);
   return createHmac("sha256", secret).update(`${t}.${g.raw}`).digest("hex") === v1;
 };
 
