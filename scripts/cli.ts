@@ -16,6 +16,10 @@ type Values = {
   file?: string;
   "dry-run"?: boolean;
   at?: string;
+  "forward-to"?: string;
+  "api-key"?: string;
+  "base-url"?: string;
+  events?: string;
 };
 
 interface Command {
@@ -90,6 +94,16 @@ export const COMMANDS: Record<string, Command> = {
                      nothing; without it the workers import the file (they must be running) and
                      this command follows the import to its end`,
   },
+  "webhooks listen": {
+    usage: "webhooks listen --forward-to URL [--api-key KEY] [--base-url URL] [--events a,b]",
+    summary: "follow the events feed and forward each event, signed, to a local receiver (docs/decisions/126)",
+    details: `  --forward-to URL   where each event is POSTed (http://localhost:4000/hooks); any URL, no https needed
+  --api-key KEY      an Admin API secret key with manage:webhooks (default: $SERVICE_API_KEY)
+  --base-url URL     the app (default: $SHOPIFY_APP_URL, else http://localhost:3000)
+  --events a,b       forward only these event types (default: every event)
+The signing secret (whsec_...) is printed at start: verify X-Service-Signature with it exactly as
+with an endpoint's secret. Runs until Ctrl-C; waits out a restart of the app.`,
+  },
 };
 
 const GROUPS = [...new Set(Object.keys(COMMANDS).map((c) => c.split(" ")[0]))];
@@ -159,6 +173,10 @@ function parse(argv: string[]): { command: string; values: Values; help: boolean
         file: { type: "string" },
         "dry-run": { type: "boolean", default: false },
         at: { type: "string" },
+        "forward-to": { type: "string" },
+        "api-key": { type: "string" },
+        "base-url": { type: "string" },
+        events: { type: "string" },
       },
     });
   } catch (err) {
@@ -188,6 +206,27 @@ async function main(argv: string[]): Promise<string> {
     return v;
   };
   const print = (value: unknown) => JSON.stringify(value, null, 2);
+
+  // Over HTTP with the developer's key: no database (scripts/webhooks-listen.ts).
+  if (command === "webhooks listen") {
+    const apiKey = values["api-key"] ?? process.env.SERVICE_API_KEY;
+    if (!apiKey) throw new UsageError(`--api-key (or SERVICE_API_KEY) is required\n\n${commandHelp(command)}`);
+    const { listen } = await import("./webhooks-listen");
+    const stop = new AbortController();
+    process.once("SIGINT", () => stop.abort());
+    process.once("SIGTERM", () => stop.abort());
+    await listen({
+      baseUrl: values["base-url"] ?? process.env.SHOPIFY_APP_URL ?? "http://localhost:3000",
+      apiKey,
+      forwardTo: need("forward-to"),
+      events: values.events
+        ?.split(",")
+        .map((e) => e.trim())
+        .filter(Boolean),
+      signal: stop.signal,
+    });
+    return "stopped";
+  }
 
   applyLocalDefaults();
   if (process.env.NODE_ENV !== "production") await assertDatabaseReady(process.env.DATABASE_URL!);

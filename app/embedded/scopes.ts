@@ -10,6 +10,7 @@ export const SCOPE_DESCRIPTIONS: Record<string, string> = {
   "read:winback": "See win-back campaigns and what they recovered.",
   "read:notifications": "See the log of e-mails sent to subscribers.",
   "read:analytics": "See MRR, churn, cohorts and recovery figures.",
+  "read:audit": "See the audit log: who changed what, from where, and how it ended.",
   "write:subscriptions": "Pause, resume, skip, reschedule, cancel and edit any subscription.",
   "manage:webhooks": "Add, change and remove webhook endpoints, and read their delivery log.",
 };

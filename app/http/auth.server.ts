@@ -9,7 +9,7 @@ import { verifyCustomerSession } from "../domain/customer/session.server";
 export const INVALID_CREDENTIAL_MESSAGE = "The credential is not valid for this API.";
 
 export interface Principal {
-  key: { id: string; kind: KeyKind; scopes: string[] };
+  key: { id: string; name: string; kind: KeyKind; scopes: string[] };
   shop: AuthenticatedShop;
 }
 

@@ -8,6 +8,7 @@ import type { Redis } from "ioredis";
 import type { z } from "zod";
 import { ApiError, type ErrorCode } from "../infra/errors";
 import { log } from "../infra/log.server";
+import { withActor, type Actor } from "../infra/actor.server";
 import type { KeyKind, Scope } from "../domain/keys/keys.server";
 import { planAllowsApi } from "../domain/shop/shops.server";
 import { refreshPlanIfStale } from "../domain/shop/plan-freshness.server";
@@ -200,7 +201,10 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
         hasScope: (s: Scope) => principal.key.scopes.includes(s),
       };
       // The handler runs in the request's scope: list cursors are bound to the caller's shop.
-      const run = async () => requestScope.run({ shopId: principal.shop.id }, () => route.handler(ctx));
+      // and as its actor: the key, or on the Customer API the session's customer (the audit trail's
+      // who; docs/decisions/125-audit-log.md).
+      const actor: Actor = customerId ? { type: "customer", id: customerId } : { type: "api_key", id: principal.key.id, name: principal.key.name };
+      const run = async () => withActor(actor, () => requestScope.run({ shopId: principal.shop.id }, () => route.handler(ctx)), requestId);
 
       // 8. idempotency
       let result: RouteResult;

@@ -42,7 +42,7 @@ export interface RouteContext<P = Record<string, string>, Q = Record<string, str
   request: Request;
   requestId: string;
   shop: { id: string; domain: string };
-  key: { id: string; kind: "SECRET" | "PUBLISHABLE"; scopes: readonly string[] };
+  key: { id: string; name: string; kind: "SECRET" | "PUBLISHABLE"; scopes: readonly string[] };
   /** Customer surface only: the verified session's customer gid. */
   customerId?: string;
   params: P;

@@ -6,7 +6,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { Banner, Button, FormLayout, InlineStack, Layout, List, Page, Select, Text, TextField } from "@shopify/polaris";
-import { adminContext } from "../embedded/context.server";
+import { adminContext, staffAction } from "../embedded/context.server";
 import { formatDate, formatDateTime } from "../embedded/format";
 import { billingPolicy, DEFAULT_BILLING_POLICY, saveBillingPolicy } from "../domain/renewals/policy.server";
 import { dunningOverview } from "../domain/renewals/overview.server";
@@ -27,18 +27,19 @@ const parseDays = (text: string): number[] =>
     .filter(Boolean)
     .map((t) => (/^\d+$/.test(t) ? Number(t) : Number.NaN));
 
-export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop } = await adminContext(request);
-  const form = await request.formData();
-  const reminder = String(form.get("reminderDays") ?? "").trim();
-  const saved = await saveBillingPolicy(shop.id, {
-    retryDays: parseDays(String(form.get("retryDays") ?? "")),
-    finalAction: String(form.get("finalAction") ?? ""),
-    reminderDays: /^\d+$/.test(reminder) ? Number(reminder) : Number.NaN,
+export const action = (args: ActionFunctionArgs) =>
+  staffAction(args, async ({ request }: ActionFunctionArgs) => {
+    const { shop } = await adminContext(request);
+    const form = await request.formData();
+    const reminder = String(form.get("reminderDays") ?? "").trim();
+    const saved = await saveBillingPolicy(shop.id, {
+      retryDays: parseDays(String(form.get("retryDays") ?? "")),
+      finalAction: String(form.get("finalAction") ?? ""),
+      reminderDays: /^\d+$/.test(reminder) ? Number(reminder) : Number.NaN,
+    });
+    // A refusal is an answer the page shows on its fields, not a failed request.
+    return json<ActionResult>(saved.ok ? { ok: true } : { ok: false, errors: saved.errors });
   });
-  // A refusal is an answer the page shows on its fields, not a failed request.
-  return json<ActionResult>(saved.ok ? { ok: true } : { ok: false, errors: saved.errors });
-};
 
 const FINAL_ACTIONS = [
   { label: "Pause the subscription", value: "PAUSE" },

@@ -8,6 +8,7 @@ import { useFetcher, useLoaderData, useRevalidator, useSearchParams } from "@rem
 import { useEffect, useState } from "react";
 import { Badge, Banner, BlockStack, Button, Card, DataTable, DropZone, InlineStack, Layout, Page, ProgressBar, Text } from "@shopify/polaris";
 import { saveFile } from "../embedded/save-file";
+import { staffAction } from "../embedded/context.server";
 import { authenticate } from "../shopify.server";
 import { ApiError } from "../infra/errors";
 import { importPageData, runUploadedImport, uploadImport, type PageReport } from "../embedded/import-center.server";
@@ -20,27 +21,28 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 type ActionResult = { ok: true; id: string; report?: PageReport; started?: boolean } | { ok: false; error: string };
 
-export const action = async ({ request }: ActionFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
-  const form = await request.formData();
-  try {
-    if (form.get("intent") === "upload") {
-      const file = form.get("file");
-      if (!(file instanceof File) || file.size === 0) return json<ActionResult>({ ok: false, error: "Choose a CSV or JSONL file." }, 400);
-      const { id, report } = await uploadImport(session.shop, file);
-      return json<ActionResult>({ ok: true, id, report });
+export const action = (args: ActionFunctionArgs) =>
+  staffAction(args, async ({ request }: ActionFunctionArgs) => {
+    const { session } = await authenticate.admin(request);
+    const form = await request.formData();
+    try {
+      if (form.get("intent") === "upload") {
+        const file = form.get("file");
+        if (!(file instanceof File) || file.size === 0) return json<ActionResult>({ ok: false, error: "Choose a CSV or JSONL file." }, 400);
+        const { id, report } = await uploadImport(session.shop, file);
+        return json<ActionResult>({ ok: true, id, report });
+      }
+      if (form.get("intent") === "run") {
+        const id = String(form.get("id") ?? "");
+        await runUploadedImport(session.shop, id);
+        return json<ActionResult>({ ok: true, id, started: true });
+      }
+      return json<ActionResult>({ ok: false, error: "Unknown action." }, 400);
+    } catch (err) {
+      if (err instanceof ApiError) return json<ActionResult>({ ok: false, error: err.message }, 400);
+      throw err;
     }
-    if (form.get("intent") === "run") {
-      const id = String(form.get("id") ?? "");
-      await runUploadedImport(session.shop, id);
-      return json<ActionResult>({ ok: true, id, started: true });
-    }
-    return json<ActionResult>({ ok: false, error: "Unknown action." }, 400);
-  } catch (err) {
-    if (err instanceof ApiError) return json<ActionResult>({ ok: false, error: err.message }, 400);
-    throw err;
-  }
-};
+  });
 
 const STATUS_TONE: Record<string, "info" | "success" | "critical" | "attention" | undefined> = {
   queued: "info",

@@ -7,7 +7,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, ChoiceList, FormLayout, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
-import { adminContext } from "../embedded/context.server";
+import { adminContext, staffAction } from "../embedded/context.server";
 import { ShownOnceModal } from "../embedded/shown-once-modal";
 import { ConfirmModal } from "../embedded/confirm-modal";
 import { keyUsage } from "../domain/keys/usage.server";
@@ -41,36 +41,37 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 type ActionResult = { ok: true; minted?: { name: string; key: string }; revoked?: string } | { ok: false; error: string };
 
-export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop } = await adminContext(request);
-  const form = await request.formData();
-  const intent = form.get("intent");
-  try {
-    if (intent === "mint") {
-      const kind: KeyKind = form.get("kind") === "PUBLISHABLE" ? "PUBLISHABLE" : "SECRET";
-      const scopes = form.getAll("scopes").map(String);
-      if (!scopes.length && kind === "SECRET") return json<ActionResult>({ ok: false, error: "Choose at least one scope." }, 400);
-      const expires = String(form.get("expires") ?? "");
-      let expiresAt: Date | null = null;
-      if (expires) {
-        if (!/^\d{4}-\d{2}-\d{2}$/.test(expires)) return json<ActionResult>({ ok: false, error: "The expiry date is not a date." }, 400);
-        expiresAt = new Date(`${expires}T00:00:00Z`);
+export const action = (args: ActionFunctionArgs) =>
+  staffAction(args, async ({ request }: ActionFunctionArgs) => {
+    const { shop } = await adminContext(request);
+    const form = await request.formData();
+    const intent = form.get("intent");
+    try {
+      if (intent === "mint") {
+        const kind: KeyKind = form.get("kind") === "PUBLISHABLE" ? "PUBLISHABLE" : "SECRET";
+        const scopes = form.getAll("scopes").map(String);
+        if (!scopes.length && kind === "SECRET") return json<ActionResult>({ ok: false, error: "Choose at least one scope." }, 400);
+        const expires = String(form.get("expires") ?? "");
+        let expiresAt: Date | null = null;
+        if (expires) {
+          if (!/^\d{4}-\d{2}-\d{2}$/.test(expires)) return json<ActionResult>({ ok: false, error: "The expiry date is not a date." }, 400);
+          expiresAt = new Date(`${expires}T00:00:00Z`);
+        }
+        const name = String(form.get("name") ?? "");
+        const minted = await mintKey({ shopId: shop.id, name, scopes, kind, expiresAt });
+        return json<ActionResult>({ ok: true, minted: { name: name.trim(), key: minted.key } });
       }
-      const name = String(form.get("name") ?? "");
-      const minted = await mintKey({ shopId: shop.id, name, scopes, kind, expiresAt });
-      return json<ActionResult>({ ok: true, minted: { name: name.trim(), key: minted.key } });
+      if (intent === "revoke") {
+        const id = String(form.get("id") ?? "");
+        if (!(await revokeKey(id, { shopId: shop.id }))) return json<ActionResult>({ ok: false, error: "No such key." }, 404);
+        return json<ActionResult>({ ok: true, revoked: id });
+      }
+      return json<ActionResult>({ ok: false, error: "Unknown action." }, 400);
+    } catch (err) {
+      if (err instanceof ApiError) return json<ActionResult>({ ok: false, error: err.message }, 400);
+      throw err;
     }
-    if (intent === "revoke") {
-      const id = String(form.get("id") ?? "");
-      if (!(await revokeKey(id, { shopId: shop.id }))) return json<ActionResult>({ ok: false, error: "No such key." }, 404);
-      return json<ActionResult>({ ok: true, revoked: id });
-    }
-    return json<ActionResult>({ ok: false, error: "Unknown action." }, 400);
-  } catch (err) {
-    if (err instanceof ApiError) return json<ActionResult>({ ok: false, error: err.message }, 400);
-    throw err;
-  }
-};
+  });
 
 type KeyRow = ReturnType<typeof useLoaderData<typeof loader>>["keys"][number];
 

@@ -7,7 +7,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Box, Button, InlineStack, Layout, List, Page, Select, Tag, Text, TextField } from "@shopify/polaris";
-import { adminContext } from "../embedded/context.server";
+import { adminContext, staffAction } from "../embedded/context.server";
 import { formatDateTime } from "../embedded/format";
 import { NotificationLog } from "../embedded/notification-log";
 import { NotificationSettingsCard } from "../embedded/notification-settings-card";
@@ -20,10 +20,11 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return json({ ...(await notificationsPageData(shop.id, new URL(request.url).searchParams, staffEmail)), kinds: KIND_OPTIONS });
 };
 
-export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop } = await adminContext(request);
-  return json(await notificationsAction(shop.id, await request.formData()));
-};
+export const action = (args: ActionFunctionArgs) =>
+  staffAction(args, async ({ request }: ActionFunctionArgs) => {
+    const { shop } = await adminContext(request);
+    return json(await notificationsAction(shop.id, await request.formData()));
+  });
 
 type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 

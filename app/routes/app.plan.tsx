@@ -6,7 +6,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, InlineStack, Layout, List, Page, Text } from "@shopify/polaris";
-import { adminContext } from "../embedded/context.server";
+import { adminContext, staffAction } from "../embedded/context.server";
 import { ConfirmModal } from "../embedded/confirm-modal";
 import { formatDateTime } from "../embedded/format";
 import { cancelProPlan, planView, requestProPlan, syncPlanFromBilling } from "../domain/shop/app-plan.server";
@@ -27,21 +27,22 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 type ActionResult = { ok: true; confirmationUrl?: string; downgraded?: boolean } | { ok: false; error: string };
 
-export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop } = await adminContext(request);
-  const intent = (await request.formData()).get("intent");
-  try {
-    if (intent === "upgrade") return json<ActionResult>({ ok: true, confirmationUrl: (await requestProPlan(shop.domain)).confirmationUrl });
-    if (intent === "downgrade") {
-      await cancelProPlan(shop.domain);
-      return json<ActionResult>({ ok: true, downgraded: true });
+export const action = (args: ActionFunctionArgs) =>
+  staffAction(args, async ({ request }: ActionFunctionArgs) => {
+    const { shop } = await adminContext(request);
+    const intent = (await request.formData()).get("intent");
+    try {
+      if (intent === "upgrade") return json<ActionResult>({ ok: true, confirmationUrl: (await requestProPlan(shop.domain)).confirmationUrl });
+      if (intent === "downgrade") {
+        await cancelProPlan(shop.domain);
+        return json<ActionResult>({ ok: true, downgraded: true });
+      }
+      return json<ActionResult>({ ok: false, error: "Unknown action." }, 400);
+    } catch (err) {
+      log.warn("plan change refused or failed", { err, shop: shop.domain, intent: String(intent) });
+      return json<ActionResult>({ ok: false, error: err instanceof Error ? err.message : "Shopify Billing did not answer." }, 502);
     }
-    return json<ActionResult>({ ok: false, error: "Unknown action." }, 400);
-  } catch (err) {
-    log.warn("plan change refused or failed", { err, shop: shop.domain, intent: String(intent) });
-    return json<ActionResult>({ ok: false, error: err instanceof Error ? err.message : "Shopify Billing did not answer." }, 502);
-  }
-};
+  });
 
 const PRO_FEATURES = ["The Developer API: Admin, Storefront and Customer APIs with your own keys", "Signed outbound webhooks", "CSV and JSONL exports"];
 

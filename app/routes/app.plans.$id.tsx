@@ -6,7 +6,7 @@ import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import { Page } from "@shopify/polaris";
-import { adminContext } from "../embedded/context.server";
+import { adminContext, staffAction } from "../embedded/context.server";
 import { newOption, PlanEditor } from "../embedded/plan-editor";
 import { createPlanGroup, planGroupForm, updatePlanGroup } from "../domain/catalog/plan-builder.server";
 import { shopTimeZone } from "../domain/catalog/selling-plans.server";
@@ -37,22 +37,23 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 
 type ActionResult = { ok: true; groupGid: string } | { ok: false; errors: FieldErrors };
 
-export const action = async ({ request, params }: ActionFunctionArgs) => {
-  const { shop } = await adminContext(request);
-  const body = await request.formData();
-  let input: unknown;
-  try {
-    input = JSON.parse(String(body.get("form") ?? ""));
-  } catch {
-    return json<ActionResult>({ ok: false, errors: { form: "The form could not be read." } }, 400);
-  }
-  const ctx = { shopId: shop.id, shopDomain: shop.domain };
-  const groupGid = groupGidOf(params.id);
-  const r = params.id === "new" ? await createPlanGroup(ctx, input) : groupGid ? await updatePlanGroup(ctx, groupGid, input) : null;
-  if (!r) return json<ActionResult>({ ok: false, errors: { form: "No such plan." } }, 404);
-  // A refusal is the form's answer, not a failed request: 200 keeps the browser console clean.
-  return json<ActionResult>(r);
-};
+export const action = (args: ActionFunctionArgs) =>
+  staffAction(args, async ({ request, params }: ActionFunctionArgs) => {
+    const { shop } = await adminContext(request);
+    const body = await request.formData();
+    let input: unknown;
+    try {
+      input = JSON.parse(String(body.get("form") ?? ""));
+    } catch {
+      return json<ActionResult>({ ok: false, errors: { form: "The form could not be read." } }, 400);
+    }
+    const ctx = { shopId: shop.id, shopDomain: shop.domain };
+    const groupGid = groupGidOf(params.id);
+    const r = params.id === "new" ? await createPlanGroup(ctx, input) : groupGid ? await updatePlanGroup(ctx, groupGid, input) : null;
+    if (!r) return json<ActionResult>({ ok: false, errors: { form: "No such plan." } }, 404);
+    // A refusal is the form's answer, not a failed request: 200 keeps the browser console clean.
+    return json<ActionResult>(r);
+  });
 
 export default function PlanPage() {
   const { groupGid, form, timeZone, today } = useLoaderData<typeof loader>();

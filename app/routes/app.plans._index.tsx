@@ -6,7 +6,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, EmptyState, IndexTable, Layout, Page, Text } from "@shopify/polaris";
-import { adminContext } from "../embedded/context.server";
+import { adminContext, staffAction } from "../embedded/context.server";
 import { ConfirmModal } from "../embedded/confirm-modal";
 import { deletePlanGroup, listPlanGroups } from "../domain/catalog/plan-builder.server";
 
@@ -17,14 +17,15 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 type ActionResult = { ok: true; deleted: string } | { ok: false; error: string };
 
-export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop } = await adminContext(request);
-  const form = await request.formData();
-  const groupGid = String(form.get("groupGid") ?? "");
-  if (form.get("intent") !== "delete" || !groupGid) return json<ActionResult>({ ok: false, error: "Unknown action." }, 400);
-  const r = await deletePlanGroup({ shopId: shop.id, shopDomain: shop.domain }, groupGid);
-  return r.ok ? json<ActionResult>({ ok: true, deleted: groupGid }) : json<ActionResult>({ ok: false, error: r.message });
-};
+export const action = (args: ActionFunctionArgs) =>
+  staffAction(args, async ({ request }: ActionFunctionArgs) => {
+    const { shop } = await adminContext(request);
+    const form = await request.formData();
+    const groupGid = String(form.get("groupGid") ?? "");
+    if (form.get("intent") !== "delete" || !groupGid) return json<ActionResult>({ ok: false, error: "Unknown action." }, 400);
+    const r = await deletePlanGroup({ shopId: shop.id, shopDomain: shop.domain }, groupGid);
+    return r.ok ? json<ActionResult>({ ok: true, deleted: groupGid }) : json<ActionResult>({ ok: false, error: r.message });
+  });
 
 const numericId = (gid: string) => gid.split("/").pop();
 

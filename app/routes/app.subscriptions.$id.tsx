@@ -8,7 +8,7 @@ import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { Banner, Button, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
 import { ConfirmModal } from "../embedded/confirm-modal";
-import { adminContext } from "../embedded/context.server";
+import { adminContext, staffAction } from "../embedded/context.server";
 import { formatDate, formatDateTime, formatMoney, statusLabel } from "../embedded/format";
 import { StatusBadge } from "../embedded/status-badge";
 import { getSubscription } from "../domain/subscriptions/reads.server";
@@ -48,29 +48,30 @@ const ACTIONS = ["pause", "resume", "skip", "reschedule", "cancel"] as const;
 type Action = (typeof ACTIONS)[number];
 type ActionResult = { ok: true; action: Action; status: string; next_billing_at: string | null } | { ok: false; error: string };
 
-export const action = async ({ request, params }: ActionFunctionArgs) => {
-  const { shop } = await adminContext(request);
-  const form = await request.formData();
-  const intent = String(form.get("intent")) as Action;
-  if (!ACTIONS.includes(intent)) return json<ActionResult>({ ok: false, error: "Unknown action." }, 400);
-  const ctx: WriteContext = { shopId: shop.id, shopDomain: shop.domain, contractGid: contractGid(params.id) };
-  try {
-    let receipt;
-    if (intent === "pause") receipt = await pauseSubscription(ctx);
-    else if (intent === "resume") receipt = await resumeSubscription(ctx);
-    else if (intent === "skip") receipt = await skipSubscription(ctx);
-    else if (intent === "cancel") receipt = await cancelSubscription(ctx);
-    else {
-      const date = String(form.get("date") ?? "");
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return json<ActionResult>({ ok: false, error: "Choose a date for the next charge." }, 400);
-      receipt = await rescheduleSubscription({ ...ctx, nextBillingAt: new Date(`${date}T00:00:00Z`) });
+export const action = (args: ActionFunctionArgs) =>
+  staffAction(args, async ({ request, params }: ActionFunctionArgs) => {
+    const { shop } = await adminContext(request);
+    const form = await request.formData();
+    const intent = String(form.get("intent")) as Action;
+    if (!ACTIONS.includes(intent)) return json<ActionResult>({ ok: false, error: "Unknown action." }, 400);
+    const ctx: WriteContext = { shopId: shop.id, shopDomain: shop.domain, contractGid: contractGid(params.id) };
+    try {
+      let receipt;
+      if (intent === "pause") receipt = await pauseSubscription(ctx);
+      else if (intent === "resume") receipt = await resumeSubscription(ctx);
+      else if (intent === "skip") receipt = await skipSubscription(ctx);
+      else if (intent === "cancel") receipt = await cancelSubscription(ctx);
+      else {
+        const date = String(form.get("date") ?? "");
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return json<ActionResult>({ ok: false, error: "Choose a date for the next charge." }, 400);
+        receipt = await rescheduleSubscription({ ...ctx, nextBillingAt: new Date(`${date}T00:00:00Z`) });
+      }
+      return json<ActionResult>({ ok: true, action: intent, status: receipt.status, next_billing_at: iso(receipt.nextBillingAt) });
+    } catch (err) {
+      if (err instanceof ApiError) return json<ActionResult>({ ok: false, error: err.message }, err.status);
+      throw err;
     }
-    return json<ActionResult>({ ok: true, action: intent, status: receipt.status, next_billing_at: iso(receipt.nextBillingAt) });
-  } catch (err) {
-    if (err instanceof ApiError) return json<ActionResult>({ ok: false, error: err.message }, err.status);
-    throw err;
-  }
-};
+  });
 
 const DONE: Record<Action, string> = {
   pause: "Subscription paused",

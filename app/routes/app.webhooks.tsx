@@ -10,7 +10,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, InlineStack, Layout, Page, Text } from "@shopify/polaris";
-import { adminContext } from "../embedded/context.server";
+import { adminContext, staffAction } from "../embedded/context.server";
 import { ConfirmModal } from "../embedded/confirm-modal";
 import { webhooksPageAction, webhooksPageData, type Intent, type WebhooksActionResult as ActionResult } from "../embedded/webhooks/page.server";
 import type { EndpointRow } from "../embedded/webhooks/types";
@@ -23,11 +23,12 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return json(await webhooksPageData(shop, new URL(request.url).searchParams));
 };
 
-export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop } = await adminContext(request);
-  const result = await webhooksPageAction(shop, await request.formData());
-  return json<ActionResult>(result.body, result.status);
-};
+export const action = (args: ActionFunctionArgs) =>
+  staffAction(args, async ({ request }: ActionFunctionArgs) => {
+    const { shop } = await adminContext(request);
+    const result = await webhooksPageAction(shop, await request.formData());
+    return json<ActionResult>(result.body, result.status);
+  });
 
 function UpgradeCard({ upgradeUrl, endpoints }: { upgradeUrl: string; endpoints: number }) {
   return (

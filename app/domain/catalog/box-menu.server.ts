@@ -4,6 +4,7 @@
 // whose cutoff is still ahead) gets one `box_menu_published` outbox row, keyed per (contract, bundle,
 // period): publishing again, or after an unpublish, sends nothing twice. The Bundles page
 // calls this through saveMenu (box-menu-builder.server.ts; docs/decisions/105-bundle-builder.md).
+import { diffFields, recordAudit, recordRefusal } from "../audit/audit.server";
 import { prisma } from "../../db.server";
 import { ApiError } from "../../infra/errors";
 import { dispatchMail, type Queued } from "../notifications/outbox.server";
@@ -17,7 +18,16 @@ export interface PublishedMenu {
   queued: number;
 }
 
+/** Publishing a period's menu is a bundle write: one audit row in its transaction, or a failure row (docs/decisions/125-audit-log.md). */
 export async function publishBoxMenu(shopId: string, bundleId: string, period: string, now = new Date()): Promise<PublishedMenu> {
+  try {
+    return await publishBoxMenuNow(shopId, bundleId, period, now);
+  } catch (err) {
+    return recordRefusal(err, { shopId, action: "bundle.publish_menu", target: { type: "bundle", id: bundleId } });
+  }
+}
+
+async function publishBoxMenuNow(shopId: string, bundleId: string, period: string, now: Date): Promise<PublishedMenu> {
   if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(period)) throw new ApiError("invalid_request", `period must be YYYY-MM, not ${period}`);
   const shop = await prisma.shop.findUnique({ where: { id: shopId }, select: { domain: true, ianaTimezone: true } });
   const bundle = await prisma.bundle.findFirst({ where: { id: bundleId, shopId }, include: { group: { select: { groupGid: true } } } });
@@ -30,6 +40,13 @@ export async function publishBoxMenu(shopId: string, bundleId: string, period: s
     const existing = await tx.bundleBox.findUnique({ where: { bundleId_period: { bundleId, period } } });
     if (!existing) throw new ApiError("not_found", `No box for ${period} in bundle ${bundleId}`);
     const box = existing.published ? existing : await tx.bundleBox.update({ where: { id: existing.id }, data: { published: true, publishedAt: now } });
+    await recordAudit(tx, {
+      shopId,
+      action: "bundle.publish_menu",
+      target: { type: "bundle", id: bundleId },
+      outcome: "success",
+      changes: diffFields({ period, published: existing.published }, { period, published: box.published }, ["period", "published"]),
+    });
     const contracts = await tx.contract.findMany({
       where: { shopId, status: "ACTIVE", sellingPlanGroupGid: bundle.group.groupGid, nextBillingAt: { gte: from, lt: to } },
       select: { contractGid: true, customerGid: true, productTitle: true, nextBillingAt: true, chargeAmountCents: true, currencyCode: true },

@@ -4,6 +4,7 @@
 // selling_plan_groups webhooks keep the mirror in step afterwards (storefront/sync.server.ts).
 // Shopify's userErrors come back on the form field they name. Editing a plan changes new
 // checkouts and the API; existing contracts keep their next billing dates.
+import { auditResult, diffFields } from "../audit/audit.server";
 import type { Prisma, SellingPlanGroup } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { isPlatformError, platformFor, type ShopifyPort } from "../../platform/index.server";
@@ -90,7 +91,25 @@ function refusal(err: unknown, plansAt: { create: number[]; update: number[] }):
   throw err;
 }
 
-export async function createPlanGroup(ctx: BuilderContext, input: unknown, port?: ShopifyPort): Promise<BuilderResult> {
+// Every plan change leaves one audit row once Shopify has answered (docs/decisions/125-audit-log.md).
+const formFields = (input: unknown) => {
+  const f = checkForm(input).form;
+  return f ? { name: f.name, merchant_code: f.merchantCode, plans: f.plans.map((p) => p.label), products: f.productIds, variants: f.variantIds } : null;
+};
+
+export function createPlanGroup(ctx: BuilderContext, input: unknown, port?: ShopifyPort): Promise<BuilderResult> {
+  return auditResult(
+    { shopId: ctx.shopId, action: "plan.create", target: { type: "plan", id: "new" } },
+    () => createPlanGroupAtShopify(ctx, input, port),
+    (r) => ({
+      ok: r.ok,
+      targetId: r.ok ? r.groupGid : undefined,
+      changes: r.ok ? diffFields(null, formFields(input), ["name", "merchant_code", "plans", "products", "variants"]) : {},
+    }),
+  );
+}
+
+async function createPlanGroupAtShopify(ctx: BuilderContext, input: unknown, port?: ShopifyPort): Promise<BuilderResult> {
   const checked = checkForm(input);
   if (!checked.form) return { ok: false, errors: checked.errors };
   const form = checked.form;
@@ -130,6 +149,22 @@ const added = (now: string[], before: string[]) => now.filter((x) => !before.inc
  * and variants follow the form. Contracts already sold keep their next billing dates.
  */
 export async function updatePlanGroup(ctx: BuilderContext, groupGid: string, input: unknown, port?: ShopifyPort): Promise<BuilderResult> {
+  const row = await ownGroup(ctx.shopId, groupGid);
+  const before = row && {
+    name: row.name,
+    merchant_code: row.merchantCode,
+    plans: row.sellingPlans.map((p) => p.name),
+    products: row.productGids,
+    variants: row.variantGids,
+  };
+  return auditResult(
+    { shopId: ctx.shopId, action: "plan.update", target: { type: "plan", id: groupGid } },
+    () => updatePlanGroupAtShopify(ctx, groupGid, input, port),
+    (r) => ({ ok: r.ok, changes: r.ok ? diffFields(before, formFields(input), ["name", "merchant_code", "products", "variants"]) : {} }),
+  );
+}
+
+async function updatePlanGroupAtShopify(ctx: BuilderContext, groupGid: string, input: unknown, port?: ShopifyPort): Promise<BuilderResult> {
   const checked = checkForm(input);
   if (!checked.form) return { ok: false, errors: checked.errors };
   const form = checked.form;
@@ -185,7 +220,15 @@ export type DeleteResult = { ok: true } | { ok: false; message: string; liveCont
  * Deletes a group at Shopify and archives its mirror. Refused while contracts sold on it still
  * bill: Shopify would keep them, and the merchant must move them to another plan first.
  */
-export async function deletePlanGroup(ctx: BuilderContext, groupGid: string, port?: ShopifyPort): Promise<DeleteResult> {
+export function deletePlanGroup(ctx: BuilderContext, groupGid: string, port?: ShopifyPort): Promise<DeleteResult> {
+  return auditResult(
+    { shopId: ctx.shopId, action: "plan.delete", target: { type: "plan", id: groupGid } },
+    () => deletePlanGroupAtShopify(ctx, groupGid, port),
+    (r) => ({ ok: r.ok, errorCode: "state_conflict", changes: r.ok ? diffFields({ status: "ACTIVE" }, { status: "ARCHIVED" }, ["status"]) : {} }),
+  );
+}
+
+async function deletePlanGroupAtShopify(ctx: BuilderContext, groupGid: string, port?: ShopifyPort): Promise<DeleteResult> {
   const row = await ownGroup(ctx.shopId, groupGid);
   if (!row) return { ok: false, message: "This plan no longer exists.", liveContracts: 0 };
   const liveContracts = await prisma.contract.count({ where: { shopId: ctx.shopId, sellingPlanGroupGid: groupGid, status: { in: [...LIVE_STATUSES] } } });

@@ -3,6 +3,7 @@
 // the authority for a write. The two analytics writes (cancel reason, save event) are the
 // exception the contract itself makes: they check the mirror row (shop, contract, customer),
 // fail closed, and work on a cancelled contract.
+import { auditOutcome, diffFields } from "../audit/audit.server";
 import { prisma } from "../../db.server";
 import { ApiError } from "../../infra/errors";
 import { log } from "../../infra/log.server";
@@ -216,7 +217,16 @@ export async function swapOptions(ctx: PortalContext & { contractGid: string; li
  * refusal (a user error at any of the three steps) is one 400 with the platform's message, and
  * nothing is committed: no partial success.
  */
-export async function updateCustomerLine(ctx: PortalContext & { contractGid: string; lineGid: string; quantity?: number; variantId?: string }): Promise<void> {
+export function updateCustomerLine(ctx: PortalContext & { contractGid: string; lineGid: string; quantity?: number; variantId?: string }): Promise<void> {
+  // A customer's subscription write leaves one audit row like the Admin API's (docs/decisions/125-audit-log.md).
+  return auditOutcome(
+    { shopId: ctx.shopId, action: "subscription.update_line", target: { type: "subscription", id: ctx.contractGid } },
+    () => updateCustomerLineNow(ctx),
+    () => diffFields({ quantity: null, variant_id: null }, { quantity: ctx.quantity ?? null, variant_id: ctx.variantId ?? null }, ["quantity", "variant_id"]),
+  );
+}
+
+async function updateCustomerLineNow(ctx: PortalContext & { contractGid: string; lineGid: string; quantity?: number; variantId?: string }): Promise<void> {
   const { port, contract } = await customerContract(ctx, ctx.contractGid, "edit");
   const line = findLine(contract, ctx.lineGid);
   const variantId = ctx.variantId;
@@ -256,7 +266,15 @@ async function anchoredDay(ctx: PortalContext & { contractGid: string }, date: s
   return schedule ? civilIso(rescheduleDate(day, schedule)) : date;
 }
 
-export async function rescheduleCustomerSubscription(ctx: PortalContext & { contractGid: string; date: string }): Promise<{ nextBillingAt: string }> {
+export function rescheduleCustomerSubscription(ctx: PortalContext & { contractGid: string; date: string }): Promise<{ nextBillingAt: string }> {
+  return auditOutcome(
+    { shopId: ctx.shopId, action: "subscription.reschedule", target: { type: "subscription", id: ctx.contractGid } },
+    () => rescheduleCustomerNow(ctx),
+    (r) => diffFields({ next_billing_at: null }, { next_billing_at: r.nextBillingAt }, ["next_billing_at"]),
+  );
+}
+
+async function rescheduleCustomerNow(ctx: PortalContext & { contractGid: string; date: string }): Promise<{ nextBillingAt: string }> {
   const now = ctx.now ?? new Date();
   const target = noonUtc(await anchoredDay(ctx, ctx.date));
   const { reschedule_max_months: months } = await portalConfigFor(ctx.shopId);

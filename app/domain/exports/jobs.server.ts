@@ -3,6 +3,7 @@
 // 'active' while queued or running and NULL otherwise, under a unique (shop_id, active_slot)
 // index (NULLs never collide), so 20 parallel POSTs give exactly one row and nineteen 409s.
 // docs/decisions/057-export-jobs.md.
+import { audited, diffFields, recordRefusal } from "../audit/audit.server";
 import type { ExportJob } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { ApiError } from "../../infra/errors";
@@ -98,28 +99,36 @@ function isUniqueViolation(err: unknown): boolean {
  * the job, the row is failed with enqueue_failed (and its slot freed) and returned as such.
  */
 export async function createExport(input: CreateExportInput, enqueue: (id: string) => Promise<void> = enqueueRender): Promise<ExportJobView> {
+  // One audit row per create, in the insert's transaction; a refusal is a failure row (docs/decisions/125-audit-log.md).
+  const what = { shopId: input.shopId, action: "export.create", target: { type: "export" as const, id: "new" } };
   let job: ExportJob | undefined;
   // The slot may free up between our refused insert and the look-up of its holder (the holder
   // finished): then the insert is simply tried again.
   for (let attempt = 0; !job; attempt++) {
     try {
-      job = await prisma.exportJob.create({
-        data: {
-          shopId: input.shopId,
-          dataset: input.dataset,
-          format: input.format,
-          filters: input.filters,
-          filterOptions: input.filterOptions as object,
-          status: "queued",
-          activeSlot: "active",
-        },
+      job = await audited(what, async (tx) => {
+        const row = await tx.exportJob.create({
+          data: {
+            shopId: input.shopId,
+            dataset: input.dataset,
+            format: input.format,
+            filters: input.filters,
+            filterOptions: input.filterOptions as object,
+            status: "queued",
+            activeSlot: "active",
+          },
+        });
+        return { result: row, targetId: row.id, changes: diffFields(null, { ...row, filters: JSON.stringify(row.filters) }, ["dataset", "format", "filters"]) };
       });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       const active = await prisma.exportJob.findFirst({ where: { shopId: input.shopId, activeSlot: "active" } });
       if (active || attempt >= 2) {
         const name = active ? `${active.id} (${active.dataset}, ${active.status})` : "another export";
-        throw new ApiError("export_in_progress", `Export ${name} is still queued or running; one export per shop at a time. Retry once it is ready or failed.`);
+        await recordRefusal(
+          new ApiError("export_in_progress", `Export ${name} is still queued or running; one export per shop at a time. Retry once it is ready or failed.`),
+          what,
+        );
       }
     }
   }

@@ -2,6 +2,7 @@
 import { prisma } from "../../db.server";
 import { log } from "../../infra/log.server";
 import { sweepExports } from "../exports/sweep.server";
+import { pruneAuditEvents } from "../audit/reads.server";
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -19,6 +20,8 @@ export async function runDailySweep(now = new Date()): Promise<SweepReport> {
   report.deliveriesPruned = (await prisma.webhookDelivery.deleteMany({ where: { createdAt: { lt: ago(30 * DAY) } } })).count;
   // Inbound webhook ids are kept 7 days: Shopify retries a webhook for up to 48 hours.
   report.inboundWebhooksPruned = (await prisma.inboundWebhook.deleteMany({ where: { receivedAt: { lt: ago(7 * DAY) } } })).count;
+  // The audit trail is kept 400 days (docs/decisions/125-audit-log.md).
+  report.auditEventsPruned = await pruneAuditEvents(now);
   log.info("daily sweep", report);
   return report;
 }

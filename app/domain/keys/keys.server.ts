@@ -9,6 +9,7 @@ import { prisma } from "../../db.server";
 import { hotQuery } from "../../infra/pg.server";
 import { env } from "../../env.server";
 import { ApiError } from "../../infra/errors";
+import { audited, diffFields } from "../audit/audit.server";
 
 /** The published vocabulary (/docs#section/Surfaces), in documentation order. */
 export const PUBLISHED_SCOPES = [
@@ -21,6 +22,7 @@ export const PUBLISHED_SCOPES = [
   "read:winback",
   "read:notifications",
   "read:analytics",
+  "read:audit",
   "write:subscriptions",
   "manage:webhooks",
   "write:plans",
@@ -94,29 +96,36 @@ export function validateScopes(kind: KeyKind, scopes: string[]): Scope[] {
   return unique as Scope[];
 }
 
+/** Mints a key; the audit trail records its name, kind, scopes and expiry, never the secret (docs/decisions/125-audit-log.md). */
 export async function mintKey(input: MintInput): Promise<MintedKey> {
-  const name = input.name.trim();
-  if (!name || name.length > 100) throw new ApiError("invalid_request", "name must be 1 to 100 characters");
-  if (input.kind !== "SECRET" && input.kind !== "PUBLISHABLE") throw new ApiError("invalid_request", "kind must be SECRET or PUBLISHABLE");
-  const scopes = validateScopes(input.kind, input.scopes);
-  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw new ApiError("invalid_request", "expiresAt must be in the future");
+  return audited({ shopId: input.shopId, action: "api_key.mint", target: { type: "api_key", id: "new" } }, async (tx) => {
+    const name = input.name.trim();
+    if (!name || name.length > 100) throw new ApiError("invalid_request", "name must be 1 to 100 characters");
+    if (input.kind !== "SECRET" && input.kind !== "PUBLISHABLE") throw new ApiError("invalid_request", "kind must be SECRET or PUBLISHABLE");
+    const scopes = validateScopes(input.kind, input.scopes);
+    if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw new ApiError("invalid_request", "expiresAt must be in the future");
 
-  const id = randomBytes(12).toString("hex");
-  const secret = randomBytes(32).toString("base64url");
-  const salt = randomBytes(16).toString("hex");
-  await prisma.apiKey.create({
-    data: {
-      id,
-      shopId: input.shopId,
-      kind: input.kind,
-      name,
-      scopes,
-      salt,
-      secretHash: hashSecret(salt, secret),
-      expiresAt: input.expiresAt ?? null,
-    },
+    const id = randomBytes(12).toString("hex");
+    const secret = randomBytes(32).toString("base64url");
+    const salt = randomBytes(16).toString("hex");
+    const row = await tx.apiKey.create({
+      data: {
+        id,
+        shopId: input.shopId,
+        kind: input.kind,
+        name,
+        scopes,
+        salt,
+        secretHash: hashSecret(salt, secret),
+        expiresAt: input.expiresAt ?? null,
+      },
+    });
+    return {
+      result: { id, key: `${PREFIX[input.kind]}${id}_${secret}` },
+      targetId: id,
+      changes: diffFields(null, row, ["name", "kind", "scopes", "expiresAt"]),
+    };
   });
-  return { id, key: `${PREFIX[input.kind]}${id}_${secret}` };
 }
 
 export interface KeySummary {
@@ -145,16 +154,22 @@ export async function listKeys(shopId: string): Promise<KeySummary[]> {
 /** Revoke one key (idempotent). With shopId, only that shop's key can be revoked. Returns whether a key matched. */
 export async function revokeKey(id: string, opts: { shopId?: string } = {}): Promise<boolean> {
   if (!ID_RE.test(id)) return false;
-  const existing = await prisma.apiKey.findFirst({ where: { id, ...(opts.shopId ? { shopId: opts.shopId } : {}) }, select: { id: true } });
+  const existing = await prisma.apiKey.findFirst({ where: { id, ...(opts.shopId ? { shopId: opts.shopId } : {}) }, select: { id: true, shopId: true } });
   if (!existing) return false;
-  await prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+  await audited({ shopId: existing.shopId, action: "api_key.revoke", target: { type: "api_key", id } }, async (tx) => {
+    const revokedAt = new Date();
+    const r = await tx.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt } });
+    return { result: undefined, changes: r.count ? diffFields({ revokedAt: null }, { revokedAt }, ["revokedAt"]) : {} };
+  });
   return true;
 }
 
 /** Uninstall revokes every key of the shop; reinstalling does not resurrect them (docs/decisions/010-key-format-and-hashing.md). */
 export async function revokeAllKeys(shopId: string): Promise<number> {
-  const r = await prisma.apiKey.updateMany({ where: { shopId, revokedAt: null }, data: { revokedAt: new Date() } });
-  return r.count;
+  return audited({ shopId, action: "api_key.revoke_all", target: { type: "api_key", id: "all" } }, async (tx) => {
+    const r = await tx.apiKey.updateMany({ where: { shopId, revokedAt: null }, data: { revokedAt: new Date() } });
+    return { result: r.count, changes: diffFields({ revoked: 0 }, { revoked: r.count }, ["revoked"]) };
+  });
 }
 
 export interface AuthenticatedShop {
@@ -171,11 +186,12 @@ export interface AuthenticatedShop {
 }
 
 export type KeyAuthResult =
-  | { ok: true; key: { id: string; kind: KeyKind; scopes: string[] }; shop: AuthenticatedShop }
+  | { ok: true; key: { id: string; name: string; kind: KeyKind; scopes: string[] }; shop: AuthenticatedShop }
   | { ok: false; reason: "invalid" | "revoked" | "expired" | "shop_unavailable" };
 
 interface AuthRow {
   id: string;
+  name: string;
   shop_id: string;
   kind: KeyKind;
   scopes: string[];
@@ -196,7 +212,7 @@ interface AuthRow {
 }
 
 const AUTH_SQL = `
-    SELECT k.id, k.shop_id, k.kind::text AS kind, k.scopes, k.salt, k.secret_hash, k.expires_at, k.revoked_at, k.last_used_at,
+    SELECT k.id, k.name, k.shop_id, k.kind::text AS kind, k.scopes, k.salt, k.secret_hash, k.expires_at, k.revoked_at, k.last_used_at,
            s.domain, s.install_state::text AS install_state, s.app_plan::text AS app_plan,
            s.partner_development, s.platform_plan_paid, s.plan_checked_at, s.storefront_origins, pc.allowed_origins,
            EXISTS (SELECT 1 FROM "Session" se WHERE se.id = 'offline_' || s.domain) AS has_offline_session
@@ -243,7 +259,7 @@ export async function authenticateKey(token: string, opts: { kind?: KeyKind; now
 
   return {
     ok: true,
-    key: { id: row.id, kind, scopes: row.scopes },
+    key: { id: row.id, name: row.name, kind, scopes: row.scopes },
     shop: {
       id: row.shop_id,
       domain: row.domain,

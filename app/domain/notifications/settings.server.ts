@@ -1,6 +1,7 @@
 // A shop's mail settings: sender name, reply-to, sending domain with its DKIM key, time zone and
 // quiet hours, the kinds turned off (docs/decisions/103-dkim.md). The DKIM private key is made
 // here (RSA 2048, node:crypto) when a sending domain is first set, and stored sealed.
+import { SECRET_FIELD, audited, diffFields } from "../audit/audit.server";
 import { generateKeyPairSync } from "node:crypto";
 import { z } from "zod";
 import { prisma } from "../../db.server";
@@ -99,7 +100,12 @@ export async function saveMailSettings(shopId: string, input: MailSettingsInput,
     };
   }
   const data = { ...input, ...dkim };
-  await prisma.notificationSettings.upsert({ where: { shopId }, create: { shopId, ...data }, update: data });
+  // One audit row with the fields that changed; the DKIM key never enters it (docs/decisions/125-audit-log.md).
+  await audited({ shopId, action: "settings.mail", target: { type: "settings", id: "mail" } }, async (tx) => {
+    const after = await tx.notificationSettings.upsert({ where: { shopId }, create: { shopId, ...data }, update: data });
+    const fields = Object.keys(input).filter((k) => !SECRET_FIELD.test(k)) as (keyof typeof after & string)[];
+    return { result: undefined, changes: diffFields(before, after, fields) };
+  });
   return mailSettings(shopId);
 }
 

@@ -1,6 +1,7 @@
 // The templates a shop sends: its own edit of a kind, or the default (catalogue.ts). Saving checks
 // that the template renders in strict mode with the kind's variables, so a typo is refused at the
 // editor instead of failing at send time.
+import { audited, diffFields } from "../audit/audit.server";
 import { prisma } from "../../db.server";
 import { ApiError } from "../../infra/errors";
 import { MESSAGE_KINDS, SAMPLE_VARIABLES, messageKind } from "./catalogue";
@@ -54,12 +55,23 @@ function checked(kind: string, t: { subject: string; body: string }) {
 }
 
 export async function saveTemplate(shopId: string, kind: string, t: { subject: string; body: string }): Promise<void> {
-  checked(kind, t);
-  await prisma.notificationTemplate.upsert({ where: { shopId_kind: { shopId, kind } }, create: { shopId, kind, ...t }, update: t });
+  await audited(
+    { shopId, action: "settings.template", target: { type: "settings", id: `template:${kind}` } },
+    async (tx) => {
+      const before = await tx.notificationTemplate.findUnique({ where: { shopId_kind: { shopId, kind } } });
+      const after = await tx.notificationTemplate.upsert({ where: { shopId_kind: { shopId, kind } }, create: { shopId, kind, ...t }, update: t });
+      return { result: undefined, changes: diffFields(before, after, ["subject", "body"]) };
+    },
+    { check: () => void checked(kind, t) },
+  );
 }
 
 export async function resetTemplate(shopId: string, kind: string): Promise<void> {
-  await prisma.notificationTemplate.deleteMany({ where: { shopId, kind } });
+  await audited({ shopId, action: "settings.template_reset", target: { type: "settings", id: `template:${kind}` } }, async (tx) => {
+    const before = await tx.notificationTemplate.findUnique({ where: { shopId_kind: { shopId, kind } } });
+    await tx.notificationTemplate.deleteMany({ where: { shopId, kind } });
+    return { result: undefined, changes: diffFields(before, null, ["subject", "body"]) };
+  });
 }
 
 /** The template rendered with sample data (the editor's preview; nothing is saved or sent). */

@@ -10,6 +10,7 @@ import { seal } from "../../infra/secret-box.server";
 import { MAX_ACTIVE_ENDPOINTS, unknownEventsMessage, type EventType } from "./catalogue";
 import { secretContext } from "./deliver.server";
 import { checkEndpointUrl, UrlRuleError } from "./url-rules.server";
+import { audited, diffFields } from "../audit/audit.server";
 import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../shared/paging.server";
 
 type Tx = Prisma.TransactionClient;
@@ -58,24 +59,35 @@ async function assertBelowCap(tx: Tx, shopId: string): Promise<void> {
   }
 }
 
+const AUDITED_FIELDS = ["url", "events", "enabled", "disabledReason"] as const;
+
+/** Creates an endpoint; the audit row carries url, events and enabled, never the secret (docs/decisions/125-audit-log.md). */
 export async function createEndpoint(input: { shopId: string; url: string; events: string[] }): Promise<EndpointView & { secret: string }> {
-  const events = checkEvents(input.events);
-  try {
-    await checkEndpointUrl(input.url);
-  } catch (err) {
-    if (err instanceof UrlRuleError) throw new ApiError("invalid_request", err.message);
-    throw err;
-  }
   const id = randomUUID();
-  const secret = `whsec_${randomBytes(32).toString("base64url")}`;
-  const row = await prisma.$transaction(async (tx) => {
-    await lockShopEndpoints(tx, input.shopId);
-    await assertBelowCap(tx, input.shopId);
-    return tx.webhookEndpoint.create({
-      data: { id, shopId: input.shopId, url: new URL(input.url).toString(), events, secretCiphertext: seal(secret, secretContext(id)) },
-    });
-  });
-  return { ...view(row), secret };
+  let events: EventType[] = [];
+  // The URL rules resolve names: checked before the transaction opens, refusals still audited.
+  const check = async () => {
+    events = checkEvents(input.events);
+    try {
+      await checkEndpointUrl(input.url);
+    } catch (err) {
+      if (err instanceof UrlRuleError) throw new ApiError("invalid_request", err.message);
+      throw err;
+    }
+  };
+  return audited(
+    { shopId: input.shopId, action: "webhook_endpoint.create", target: { type: "webhook_endpoint", id } },
+    async (tx) => {
+      const secret = `whsec_${randomBytes(32).toString("base64url")}`;
+      await lockShopEndpoints(tx, input.shopId);
+      await assertBelowCap(tx, input.shopId);
+      const row = await tx.webhookEndpoint.create({
+        data: { id, shopId: input.shopId, url: new URL(input.url).toString(), events, secretCiphertext: seal(secret, secretContext(id)) },
+      });
+      return { result: { ...view(row), secret }, changes: diffFields(null, row, AUDITED_FIELDS) };
+    },
+    { check },
+  );
 }
 
 export async function listEndpoints(shopId: string): Promise<EndpointView[]> {
@@ -104,8 +116,8 @@ export async function getEndpoint(shopId: string, id: string): Promise<EndpointV
  * that occurred while disabled are not replayed (none were queued for it).
  */
 export async function updateEndpoint(input: { shopId: string; id: string; events?: string[]; enabled?: boolean }): Promise<EndpointView> {
-  const events = input.events === undefined ? undefined : checkEvents(input.events);
-  const row = await prisma.$transaction(async (tx) => {
+  return audited({ shopId: input.shopId, action: "webhook_endpoint.update", target: { type: "webhook_endpoint", id: input.id } }, async (tx) => {
+    const events = input.events === undefined ? undefined : checkEvents(input.events);
     await lockShopEndpoints(tx, input.shopId);
     const current = await tx.webhookEndpoint.findFirst({ where: { id: input.id, shopId: input.shopId } });
     if (!current) throw new ApiError("not_found", "No such webhook endpoint on this shop");
@@ -117,15 +129,17 @@ export async function updateEndpoint(input: { shopId: string; id: string; events
     } else if (input.enabled === false && current.enabled) {
       Object.assign(data, { enabled: false, disabledReason: "merchant", disabledAt: new Date() });
     }
-    if (!Object.keys(data).length) return current;
-    return tx.webhookEndpoint.update({ where: { id: current.id }, data });
+    const row = Object.keys(data).length ? await tx.webhookEndpoint.update({ where: { id: current.id }, data }) : current;
+    return { result: view(row), changes: diffFields(current, row, AUDITED_FIELDS) };
   });
-  return view(row);
 }
 
 /** Deletes the endpoint with its delivery log. */
 export async function deleteEndpoint(shopId: string, id: string): Promise<{ id: string; deleted: true }> {
-  const gone = await prisma.webhookEndpoint.deleteMany({ where: { id, shopId } });
-  if (!gone.count) throw new ApiError("not_found", "No such webhook endpoint on this shop");
-  return { id, deleted: true };
+  return audited({ shopId, action: "webhook_endpoint.delete", target: { type: "webhook_endpoint", id } }, async (tx) => {
+    const current = await tx.webhookEndpoint.findFirst({ where: { id, shopId } });
+    if (!current) throw new ApiError("not_found", "No such webhook endpoint on this shop");
+    await tx.webhookEndpoint.delete({ where: { id: current.id } });
+    return { result: { id, deleted: true as const }, changes: diffFields(current, null, AUDITED_FIELDS) };
+  });
 }

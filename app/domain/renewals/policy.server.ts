@@ -1,5 +1,6 @@
 // A shop's dunning and reminder policy (docs/decisions/081): stored per shop with defaults, shown
 // and edited on the Billing settings page. No row means the defaults.
+import { auditResult, diffFields } from "../audit/audit.server";
 import type { DunningFinalAction } from "@prisma/client";
 import { z } from "zod";
 import { prisma } from "../../db.server";
@@ -35,6 +36,18 @@ export async function billingPolicy(shopId: string): Promise<BillingPolicy> {
 }
 
 export async function saveBillingPolicy(
+  shopId: string,
+  input: unknown,
+): Promise<{ ok: true; policy: BillingPolicy } | { ok: false; errors: Record<string, string> }> {
+  const before = await billingPolicy(shopId);
+  return auditResult(
+    { shopId, action: "settings.billing_policy", target: { type: "settings", id: "billing_policy" } },
+    () => saveBillingPolicyNow(shopId, input),
+    (r) => ({ ok: r.ok, changes: r.ok ? diffFields(before, r.policy, ["retryDays", "finalAction", "reminderDays"]) : {} }),
+  );
+}
+
+async function saveBillingPolicyNow(
   shopId: string,
   input: unknown,
 ): Promise<{ ok: true; policy: BillingPolicy } | { ok: false; errors: Record<string, string> }> {

@@ -21,6 +21,7 @@ import { addMonths, rescheduleTarget, skipTarget, FIVE_YEARS_MONTHS } from "../s
 import { queueAndDispatch } from "../notifications/outbox.server";
 import { contractVars } from "../notifications/vars.server";
 import { contractNotFound, findOwnedContract, type LineView, type OwnedContract } from "./reads.server";
+import { auditOutcome, diffFields, type Changes } from "../audit/audit.server";
 
 export type WriteAction = "pause" | "resume" | "cancel" | "skip" | "reschedule" | "update_line";
 
@@ -33,6 +34,9 @@ export interface WriteReceipt {
   nextBillingAt: Date | null;
   /** update_line only: the line as it is now, with the currency of its price. */
   line: ReceiptLine | null;
+  /** For the audit trail's before/after (not on the wire). */
+  previousNextBillingAt?: Date | null;
+  previousLine?: { quantity: number; variantGid: string | null } | null;
 }
 
 export type ReceiptLine = LineView & { currencyCode: string };
@@ -109,7 +113,36 @@ async function reconciled(ctx: WriteContext): Promise<OwnedContract | null> {
 
 function receipt(action: WriteAction, before: OwnedContract, after: OwnedContract | null, line: ReceiptLine | null = null): WriteReceipt {
   const c = after ?? before;
-  return { contractGid: before.contractGid, action, previousStatus: before.status, status: c.status, nextBillingAt: c.nextBillingAt, line };
+  const prevLine = line ? before.lines.find((l) => l.lineGid === line.lineGid) : undefined;
+  return {
+    contractGid: before.contractGid,
+    action,
+    previousStatus: before.status,
+    status: c.status,
+    nextBillingAt: c.nextBillingAt,
+    line,
+    previousNextBillingAt: before.nextBillingAt,
+    previousLine: prevLine ? { quantity: prevLine.quantity, variantGid: prevLine.variantGid } : null,
+  };
+}
+
+/** What a write changed, for the audit trail: status, next charge, and a line's quantity and variant. */
+function writeChanges(r: WriteReceipt): Changes {
+  return diffFields(
+    {
+      status: r.previousStatus,
+      next_billing_at: r.previousNextBillingAt ?? null,
+      quantity: r.previousLine?.quantity ?? null,
+      variant_id: r.previousLine?.variantGid ?? null,
+    },
+    { status: r.status, next_billing_at: r.nextBillingAt, quantity: r.line?.quantity ?? null, variant_id: r.line?.variantGid ?? null },
+    ["status", "next_billing_at", "quantity", "variant_id"],
+  );
+}
+
+/** Every write leaves one audit row: its outcome once Shopify has answered (docs/decisions/125-audit-log.md). */
+function audit(ctx: WriteContext, action: WriteAction, run: () => Promise<WriteReceipt>): Promise<WriteReceipt> {
+  return auditOutcome({ shopId: ctx.shopId, action: `subscription.${action}`, target: { type: "subscription", id: ctx.contractGid } }, run, writeChanges);
 }
 
 const receiptLine = (l: LineView, currencyCode: string): ReceiptLine => ({
@@ -126,29 +159,35 @@ const receiptLine = (l: LineView, currencyCode: string): ReceiptLine => ({
 
 const conflict = (message: string) => new ApiError("state_conflict", message);
 
-export async function pauseSubscription(ctx: WriteContext): Promise<WriteReceipt> {
-  const before = await owned(ctx);
-  const p = await port(ctx);
-  await mutate(ctx, intentOf(ctx, "pause", before), () => p.pauseContract(ctx.contractGid)); // already paused: a no-op success
-  return receipt("pause", before, await reconciled(ctx));
+export function pauseSubscription(ctx: WriteContext): Promise<WriteReceipt> {
+  return audit(ctx, "pause", async () => {
+    const before = await owned(ctx);
+    const p = await port(ctx);
+    await mutate(ctx, intentOf(ctx, "pause", before), () => p.pauseContract(ctx.contractGid)); // already paused: a no-op success
+    return receipt("pause", before, await reconciled(ctx));
+  });
 }
 
-export async function resumeSubscription(ctx: WriteContext): Promise<WriteReceipt> {
-  const before = await owned(ctx);
-  const p = await port(ctx);
-  await mutate(ctx, intentOf(ctx, "resume", before), () => p.activateContract(ctx.contractGid));
-  return receipt("resume", before, await reconciled(ctx));
+export function resumeSubscription(ctx: WriteContext): Promise<WriteReceipt> {
+  return audit(ctx, "resume", async () => {
+    const before = await owned(ctx);
+    const p = await port(ctx);
+    await mutate(ctx, intentOf(ctx, "resume", before), () => p.activateContract(ctx.contractGid));
+    return receipt("resume", before, await reconciled(ctx));
+  });
 }
 
-export async function cancelSubscription(ctx: WriteContext): Promise<WriteReceipt> {
-  const before = await owned(ctx);
-  // Cancelled is terminal (and so is expired): 409 whatever the platform would say to a repeat.
-  if (before.status === "CANCELLED" || before.status === "EXPIRED") {
-    throw conflict(`The subscription is already ${before.status.toLowerCase()}.`);
-  }
-  const p = await port(ctx);
-  await mutate(ctx, intentOf(ctx, "cancel", before), () => p.cancelContract(ctx.contractGid)); // the platform's own refusal maps to 409 too
-  return receipt("cancel", before, await reconciled(ctx));
+export function cancelSubscription(ctx: WriteContext): Promise<WriteReceipt> {
+  return audit(ctx, "cancel", async () => {
+    const before = await owned(ctx);
+    // Cancelled is terminal (and so is expired): 409 whatever the platform would say to a repeat.
+    if (before.status === "CANCELLED" || before.status === "EXPIRED") {
+      throw conflict(`The subscription is already ${before.status.toLowerCase()}.`);
+    }
+    const p = await port(ctx);
+    await mutate(ctx, intentOf(ctx, "cancel", before), () => p.cancelContract(ctx.contractGid)); // the platform's own refusal maps to 409 too
+    return receipt("cancel", before, await reconciled(ctx));
+  });
 }
 
 async function scheduleOf(ctx: WriteContext, c: OwnedContract) {
@@ -158,17 +197,19 @@ async function scheduleOf(ctx: WriteContext, c: OwnedContract) {
 }
 
 /** Moves the next charge one billing interval later (the next anchor on an anchored plan). */
-export async function skipSubscription(ctx: WriteContext): Promise<WriteReceipt> {
-  const before = await owned(ctx);
-  if (before.status !== "ACTIVE") throw conflict(`Only an active subscription can skip a charge (this one is ${before.status}).`);
-  if (!before.nextBillingAt) throw conflict("The subscription has no upcoming charge to skip.");
-  const target = skipTarget(before.nextBillingAt, await scheduleOf(ctx, before), await shopTimeZone(ctx.shopId));
-  const p = await port(ctx);
-  const intent = intentOf(ctx, "skip", before, { nextBillingAt: target.toISOString() });
-  await mutate(ctx, intent, () => p.setNextBillingDate(ctx.contractGid, target.toISOString()));
-  const after = await reconciled(ctx);
-  await confirmSkip(ctx, before, target);
-  return receipt("skip", before, after);
+export function skipSubscription(ctx: WriteContext): Promise<WriteReceipt> {
+  return audit(ctx, "skip", async () => {
+    const before = await owned(ctx);
+    if (before.status !== "ACTIVE") throw conflict(`Only an active subscription can skip a charge (this one is ${before.status}).`);
+    if (!before.nextBillingAt) throw conflict("The subscription has no upcoming charge to skip.");
+    const target = skipTarget(before.nextBillingAt, await scheduleOf(ctx, before), await shopTimeZone(ctx.shopId));
+    const p = await port(ctx);
+    const intent = intentOf(ctx, "skip", before, { nextBillingAt: target.toISOString() });
+    await mutate(ctx, intent, () => p.setNextBillingDate(ctx.contractGid, target.toISOString()));
+    const after = await reconciled(ctx);
+    await confirmSkip(ctx, before, target);
+    return receipt("skip", before, after);
+  });
 }
 
 /**
@@ -201,16 +242,18 @@ export function checkRescheduleDate(d: Date, now = new Date()): void {
 }
 
 /** Sets the next charge to the date (the first anchor on or after it on an anchored plan). */
-export async function rescheduleSubscription(ctx: WriteContext & { nextBillingAt: Date }): Promise<WriteReceipt> {
-  const requested = ctx.nextBillingAt;
-  checkRescheduleDate(requested, ctx.now);
-  const before = await owned(ctx);
-  if (before.status !== "ACTIVE") throw conflict(`Only an active subscription can be rescheduled (this one is ${before.status}).`);
-  const target = rescheduleTarget(requested, await scheduleOf(ctx, before), await shopTimeZone(ctx.shopId));
-  const p = await port(ctx);
-  const intent = intentOf(ctx, "reschedule", before, { nextBillingAt: target.toISOString() });
-  await mutate(ctx, intent, () => p.setNextBillingDate(ctx.contractGid, target.toISOString()));
-  return receipt("reschedule", before, await reconciled(ctx));
+export function rescheduleSubscription(ctx: WriteContext & { nextBillingAt: Date }): Promise<WriteReceipt> {
+  return audit(ctx, "reschedule", async () => {
+    const requested = ctx.nextBillingAt;
+    checkRescheduleDate(requested, ctx.now);
+    const before = await owned(ctx);
+    if (before.status !== "ACTIVE") throw conflict(`Only an active subscription can be rescheduled (this one is ${before.status}).`);
+    const target = rescheduleTarget(requested, await scheduleOf(ctx, before), await shopTimeZone(ctx.shopId));
+    const p = await port(ctx);
+    const intent = intentOf(ctx, "reschedule", before, { nextBillingAt: target.toISOString() });
+    await mutate(ctx, intent, () => p.setNextBillingDate(ctx.contractGid, target.toISOString()));
+    return receipt("reschedule", before, await reconciled(ctx));
+  });
 }
 
 /** What a line edit changes (at least one of the two; the Admin API's body schema ensures it). */
@@ -245,29 +288,31 @@ function platformLine(l: PlatformLine, currencyCode: string): ReceiptLine {
 }
 
 /** Edits one line through the platform's draft flow (all or nothing); the line keeps its plan. */
-export async function updateSubscriptionLine(ctx: WriteContext & { lineGid: string; change: LineChange }): Promise<WriteReceipt> {
-  const change = ctx.change;
-  const before = await owned(ctx);
-  const line = before.lines.find((l) => l.lineGid === ctx.lineGid);
-  if (!line) throw new ApiError("not_found", `No line ${ctx.lineGid} on subscription ${ctx.contractGid}`);
-  const p = await port(ctx);
-  if (change.variantId && change.variantId !== line.variantGid) {
-    const group = await lineGroupGid(ctx.shopId, before, line.sellingPlanGid);
-    if (!group || !(await p.sellingPlanGroupAppliesToVariant(group, change.variantId))) {
-      throw new ApiError("invalid_request", `variant_id ${change.variantId} is not offered by the line's selling plan group.`);
+export function updateSubscriptionLine(ctx: WriteContext & { lineGid: string; change: LineChange }): Promise<WriteReceipt> {
+  return audit(ctx, "update_line", async () => {
+    const change = ctx.change;
+    const before = await owned(ctx);
+    const line = before.lines.find((l) => l.lineGid === ctx.lineGid);
+    if (!line) throw new ApiError("not_found", `No line ${ctx.lineGid} on subscription ${ctx.contractGid}`);
+    const p = await port(ctx);
+    if (change.variantId && change.variantId !== line.variantGid) {
+      const group = await lineGroupGid(ctx.shopId, before, line.sellingPlanGid);
+      if (!group || !(await p.sellingPlanGroupAppliesToVariant(group, change.variantId))) {
+        throw new ApiError("invalid_request", `variant_id ${change.variantId} is not offered by the line's selling plan group.`);
+      }
     }
-  }
-  const intent = intentOf(ctx, "update_line", before, { lineGid: ctx.lineGid, quantity: change.quantity, variantId: change.variantId });
-  const updated = await mutate(ctx, intent, () => p.updateLine(ctx.contractGid, ctx.lineGid, change));
-  const after = await reconciled(ctx);
-  let lineOut: ReceiptLine;
-  if (after) {
-    const mirrored = after.lines.find((l) => l.lineGid === updated.id);
-    lineOut = mirrored ? receiptLine(mirrored, after.currencyCode) : platformLine(updated, after.currencyCode);
-  } else {
-    lineOut = receiptLine(line, before.currencyCode); // pre-write values (rule 6)
-  }
-  return receipt("update_line", before, after, lineOut);
+    const intent = intentOf(ctx, "update_line", before, { lineGid: ctx.lineGid, quantity: change.quantity, variantId: change.variantId });
+    const updated = await mutate(ctx, intent, () => p.updateLine(ctx.contractGid, ctx.lineGid, change));
+    const after = await reconciled(ctx);
+    let lineOut: ReceiptLine;
+    if (after) {
+      const mirrored = after.lines.find((l) => l.lineGid === updated.id);
+      lineOut = mirrored ? receiptLine(mirrored, after.currencyCode) : platformLine(updated, after.currencyCode);
+    } else {
+      lineOut = receiptLine(line, before.currencyCode); // pre-write values (rule 6)
+    }
+    return receipt("update_line", before, after, lineOut);
+  });
 }
 
 /**

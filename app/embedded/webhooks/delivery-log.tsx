@@ -49,6 +49,18 @@ export function DeliveryItem({ d, busy, onResend }: { d: DeliveryRow; busy: bool
             ))}
           </ol>
         )}
+        {d.body && (
+          <details>
+            <summary>
+              <Text as="span" variant="bodySm">
+                Body sent
+              </Text>
+            </summary>
+            <pre style={{ whiteSpace: "pre-wrap", wordBreak: "break-all", fontSize: "12px", margin: 0 }} aria-label={`Body sent for ${d.eventId}`}>
+              {d.body}
+            </pre>
+          </details>
+        )}
         {(d.status === "failed" || d.status === "exhausted") && (
           <InlineStack>
             <Button onClick={() => onResend(d.id)} disabled={busy} accessibilityLabel={`Resend ${d.event} ${d.id}`}>

@@ -18,6 +18,7 @@ import { listDeliveries, recoverDeliveries, resendDelivery, sendTestEvent, type 
 import { createEndpoint, deleteEndpoint, listEndpoints, updateEndpoint } from "../../domain/outbound-webhooks/endpoints.server";
 import { checkEndpointUrl, UrlRuleError } from "../../domain/outbound-webhooks/url-rules.server";
 import { decodeCursor, encodeCursor } from "../../http/cursor.server";
+import { eventBodies } from "../../domain/outbound-webhooks/events-feed.server";
 import { ApiError } from "../../infra/errors";
 import { UPGRADE_URL } from "../export-center.server";
 
@@ -56,6 +57,10 @@ export async function webhooksPageData(shop: PageShop, params: URLSearchParams) 
     page.data.map((d) => d.id),
   );
   const urls = new Map(endpoints.map((e) => [e.id, e.url]));
+  const bodies = await eventBodies(
+    shop.id,
+    page.data.map((d) => d.eventId),
+  );
   return {
     pro: planAllowsApi(shop),
     upgradeUrl: UPGRADE_URL,
@@ -74,6 +79,8 @@ export async function webhooksPageData(shop: PageShop, params: URLSearchParams) 
       endpointUrl: urls.get(d.endpointId) ?? "(deleted endpoint)",
       test: details.get(d.id)?.test ?? false,
       attemptLog: details.get(d.id)?.attempts ?? [],
+      // The body sent, byte for byte (never the receiver's answer: it is not read; docs/decisions/126).
+      body: bodies.get(d.eventId) ?? null,
     })),
   };
 }

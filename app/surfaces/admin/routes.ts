@@ -5,6 +5,14 @@ import { adminReadRoutes } from "./reads";
 import { adminWriteRoutes } from "./writes";
 import { adminExportRoutes } from "./exports";
 import { adminWebhookRoutes } from "./webhooks";
+import { adminAuditRoutes } from "./audit";
 import { adminSchedulePreviewRoutes } from "../schedule-preview";
 
-export const adminRoutes = [...adminReadRoutes, ...adminSchedulePreviewRoutes, ...adminWriteRoutes, ...adminExportRoutes, ...adminWebhookRoutes];
+export const adminRoutes = [
+  ...adminReadRoutes,
+  ...adminSchedulePreviewRoutes,
+  ...adminWriteRoutes,
+  ...adminExportRoutes,
+  ...adminWebhookRoutes,
+  ...adminAuditRoutes,
+];

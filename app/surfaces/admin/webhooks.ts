@@ -27,6 +27,7 @@ import {
   type DeliveryView,
 } from "../../domain/outbound-webhooks/deliveries.server";
 import { isoTimestamp } from "../fields";
+import { FEED_DAYS, listFeedEvents } from "../../domain/outbound-webhooks/events-feed.server";
 import { page, Timestamp } from "./schemas";
 import { fixedListPage, fixedListQuery } from "../fixed-lists";
 
@@ -240,6 +241,49 @@ export const adminWebhookRoutes = [
     tags: TAGS,
     response: z.strictObject({ id: z.string(), deleted: z.literal(true) }),
     handler: async (ctx) => ({ body: await deleteEndpoint(ctx.shop.id, ctx.params.id) }),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/events",
+    scopes: SCOPES,
+    query: z
+      .object({
+        limit: z.string().optional().describe(LIMIT_DOC),
+        cursor: z.string().optional().describe("Opaque cursor from next_cursor"),
+        type: z.string().optional().describe("an event name from the catalogue"),
+        created_after: isoTimestamp().optional().describe("at or after this ISO 8601 timestamp"),
+        created_before: isoTimestamp().optional().describe("strictly before this ISO 8601 timestamp"),
+      })
+      .strict(),
+    summary: `Every event published to the shop in the last ${FEED_DAYS} days, newest first, with the exact body its deliveries carry`,
+    description: `Additive to v1. \`body\` is the delivery body byte for byte: a signature (X-Service-Signature) received for the event verifies against it. Whether or not any endpoint subscribed to the event, and whatever happened to its deliveries, it is listed; test events sent from the Webhooks page are not. \`npm run cli -- webhooks listen --forward-to <url>\` follows this feed and forwards each event to a local receiver.`,
+    tags: TAGS,
+    response: page(
+      z.strictObject({
+        id: z.string().describe("evt_…"),
+        type: z.string(),
+        created_at: Timestamp,
+        body: z.string().describe("the delivery body, byte for byte (a JSON document as a string)"),
+      }),
+    ),
+    handler: async (ctx) => {
+      const q = ctx.query;
+      if (q.type !== undefined && !isEventType(q.type))
+        throw new ApiError("invalid_request", `type "${q.type.slice(0, 60)}" is not in the catalogue (GET /webhooks/events)`);
+      const bind = ["events", q.type ?? "", q.created_after?.toISOString() ?? "", q.created_before?.toISOString() ?? ""].join("|");
+      const pageRequest = { limit: clampLimit(q.limit), after: q.cursor ? decodeCursor(q.cursor, bind) : null };
+      const result = await listFeedEvents({
+        shopId: ctx.shop.id,
+        filters: { type: q.type, createdAfter: q.created_after, createdBefore: q.created_before },
+        page: pageRequest,
+      });
+      return {
+        body: toEnvelope(
+          { data: result.data.map((e) => ({ id: e.id, type: e.type, created_at: e.createdAt.toISOString(), body: e.body })), next: result.next },
+          bind,
+        ),
+      };
+    },
   }),
   defineRoute({
     method: "GET",

@@ -147,6 +147,9 @@ describe("real answers validate against each route's declared response schema", 
         body: { since: "2026-01-01T00:00:00Z" },
       }),
       "DELETE /webhooks/endpoints/:id": async () => ({ path: `/webhooks/endpoints/${enc(await endpointId())}` }),
+      // After the writes above: the feed and the trail have rows by now.
+      "GET /events": async () => ({ path: "/events?limit=250" }),
+      "GET /audit-events": async () => ({ path: "/audit-events?limit=250" }),
     };
     const everything = await createKey({ shopId, name: "schemas", scopes: [...reads, "write:subscriptions", "manage:webhooks"], kind: "SECRET" });
     await runTable(ADMIN_SURFACE, adminRoutes, samples, { Authorization: `Bearer ${everything.key}` });
