@@ -25,6 +25,8 @@ import { ApiError } from "../infra/errors";
 import { iso } from "../domain/shared/money.server";
 import { subscriptionDetailJson } from "../surfaces/admin/wire";
 import { SectionCard } from "../embedded/section-card";
+import { ChargesCard, CustomerCard, PaymentCard } from "../embedded/subscription-particulars";
+import { chargeHistory, detailCustomer, detailPaymentMethod } from "../domain/subscriptions/detail.server";
 
 const contractGid = (id: string | undefined): string => {
   if (!id || !/^\d{1,20}$/.test(id)) throw new Response("Not found", { status: 404 });
@@ -37,7 +39,15 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   try {
     // The Admin API's shape of the same read (the page shows what GET /subscriptions/{id} answers).
     const subscription = subscriptionDetailJson(await getSubscription({ shopId: shop.id, canReadCustomers: true, contractGid: gid }));
-    return json({ subscription, history: await subscriptionHistory(shop.id, gid) });
+    // Customer, address and payment method are read live from Shopify, side by side; a failed read
+    // shows a banner, not an error page (docs/decisions/135-subscription-detail-live.md).
+    const [history, charges, customer, payment] = await Promise.all([
+      subscriptionHistory(shop.id, gid),
+      chargeHistory(shop.id, gid),
+      detailCustomer(shop.domain, subscription.customer_id),
+      detailPaymentMethod(shop.domain, gid),
+    ]);
+    return json({ subscription, history, charges, customer, payment });
   } catch (err) {
     if (err instanceof ApiError && err.code === "not_found") throw new Response("Not found", { status: 404 });
     throw err;
@@ -89,7 +99,7 @@ const HISTORY_LABEL: Record<string, string> = {
 };
 
 export default function SubscriptionDetail() {
-  const { subscription: s, history } = useLoaderData<typeof loader>();
+  const { subscription: s, history, charges, customer, payment } = useLoaderData<typeof loader>();
   const fetcher = useFetcher<ActionResult>();
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [date, setDate] = useState("");
@@ -158,20 +168,21 @@ export default function SubscriptionDetail() {
         </Layout.Section>
         <Layout.Section>
           <SectionCard title="Schedule" gap="200">
-            <Text as="p">Next charge: {formatDate(s.next_billing_at)}</Text>
+            {live && <Text as="p">Next charge: {formatDate(s.next_billing_at)}</Text>}
             <Text as="p">
               Frequency: {s.frequency_label ?? (s.billing_interval ? `every ${s.billing_interval_count} ${s.billing_interval.toLowerCase()}` : "—")}
             </Text>
             <Text as="p">
               Per charge: {formatMoney(s.charge_amount)} · Monthly: {formatMoney(s.monthly_amount)}
             </Text>
-            <Text as="p" breakWord>
-              Plan group: {s.selling_plan_group_id ?? "—"}
-            </Text>
-            <Text as="p" breakWord>
-              Customer: {s.customer_id} · Order {s.order_name ?? "—"}
-            </Text>
+            <Text as="p">First order: {s.order_name ?? "—"}</Text>
           </SectionCard>
+        </Layout.Section>
+        <Layout.Section>
+          <CustomerCard customer={customer} />
+        </Layout.Section>
+        <Layout.Section>
+          <PaymentCard payment={payment} />
         </Layout.Section>
         <Layout.Section>
           <SectionCard title="Lines" gap="200">
@@ -186,6 +197,9 @@ export default function SubscriptionDetail() {
               ))}
             </ul>
           </SectionCard>
+        </Layout.Section>
+        <Layout.Section>
+          <ChargesCard charges={charges} />
         </Layout.Section>
         <Layout.Section>
           <SectionCard title="History" gap="200">

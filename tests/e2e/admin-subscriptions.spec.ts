@@ -159,6 +159,48 @@ test("resume, reschedule, skip and cancel with confirmation, at 375 px", async (
   await expectAccessible(page);
   await app.getByRole("dialog").getByRole("button", { name: "Cancel subscription" }).click();
   await expect(app.getByText("This subscription has ended; it cannot be changed.")).toBeVisible();
+  await expect(app.getByText(/Next charge:/)).toHaveCount(0);
   expect((await simCall(request, "GET", `/shops/${shop}/contracts/${number}`)).status).toBe("CANCELLED");
+  console.expectNone();
+});
+
+test("at 375 px the detail page answers a customer: who, where it ships, the card, and a declined charge in words", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const console = watchConsole(page);
+  await page.setViewportSize({ width: 375, height: 812 });
+  const shop = await newShop(request, "e2e-detail-customer");
+  await openApp(page, shop);
+  const customer = await simCall(request, "POST", `/shops/${shop}/customers`, {
+    firstName: "Grace",
+    lastName: "Hopper",
+    email: "grace@example.com",
+    address: { address1: "1 Compiler Way", city: "Arlington", province: "Virginia", country: "United States", zip: "22201" },
+    paymentMethod: { kind: "credit_card", brand: "visa", last4: "1881", expiryMonth: 7, expiryYear: 2031, billing: "INSUFFICIENT_FUNDS" },
+  });
+  const c = await simCall(request, "POST", `/shops/${shop}/contracts`, {
+    customerId: customer.id,
+    nextBillingDate: new Date(Date.now() - 3600_000).toISOString(),
+    webhooks: false,
+  });
+  cli("mirror", "reconcile", "--shop", shop);
+  cli("billing", "run", "--shop", shop);
+  const number = String(c.id).split("/").pop()!;
+
+  // The decline comes back as a webhook handled by a worker; open the page until it has been.
+  let app = await openApp(page, shop, `/app/subscriptions/${number}`);
+  await expect(async () => {
+    app = await openApp(page, shop, `/app/subscriptions/${number}`);
+    await expect(app.getByRole("list", { name: "Charges" })).toContainText("Failed", { timeout: 1000 });
+  }).toPass({ timeout: 40_000 });
+  await expect(app.getByRole("list", { name: "Charges" })).toContainText("The card has insufficient funds.");
+  await expect(app.getByRole("list", { name: "Charges" })).not.toContainText("INSUFFICIENT_FUNDS");
+  await expect(app.getByText("Grace Hopper").first()).toBeVisible();
+  await expect(app.getByText("grace@example.com")).toBeVisible();
+  await expect(app.locator("address")).toContainText("1 Compiler Way");
+  await expect(app.locator("address")).toContainText("22201 Arlington");
+  await expect(app.getByText("Visa ending in 1881, expires 07/2031")).toBeVisible();
+  await expect(app.getByText("gid://shopify")).toHaveCount(0);
+  await expectAccessible(page);
+  await expectNoHorizontalOverflow(page);
   console.expectNone();
 });
