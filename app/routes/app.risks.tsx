@@ -57,8 +57,8 @@ function RevenueAtRisk({ money }: { money: ReturnType<typeof useLoaderData<typeo
             <List>
               {dunning.rows.map((r) => (
                 <List.Item key={r.contractGid}>
-                  Subscription {r.contractGid.split("/").pop()}: {formatMoney(r.amount)}, {r.reason.toLowerCase()}; next retry {formatDate(r.nextRetryAt)} (
-                  {r.attempts} {r.attempts === 1 ? "attempt" : "attempts"} so far)
+                  Subscription {r.contractGid.split("/").pop()}: {formatMoney(r.amount)}. {r.reason} Next retry {formatDate(r.nextRetryAt)} ({r.attempts}{" "}
+                  {r.attempts === 1 ? "attempt" : "attempts"} so far).
                 </List.Item>
               ))}
             </List>

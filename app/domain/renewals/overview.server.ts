@@ -2,7 +2,7 @@
 // (docs/decisions/081). Tenancy: every read is scoped by the shop's id.
 import { prisma } from "../../db.server";
 import { iso, money, type Money } from "../shared/money.server";
-import { paymentErrorInWords } from "./payment-errors";
+import { chargeFailureReason } from "../shared/payment-errors";
 
 export interface DunningRow {
   contractId: string;
@@ -74,7 +74,7 @@ export async function revenueAtRisk(shopId: string, limit = 10): Promise<Revenue
       rows: cycles.map((c) => ({
         contractGid: c.contractGid,
         amount: money(c.contract.chargeAmountCents, c.contract.currencyCode),
-        reason: paymentErrorInWords(c.lastErrorCode),
+        reason: chargeFailureReason(c.lastErrorCode),
         attempts: c.attempts,
         nextRetryAt: iso(c.nextRetryAt),
       })),

@@ -7,7 +7,7 @@
 // - offers: save-event rows per offer type and event type (`shown`, `accepted`);
 // - save rate: of the contracts shown at least one offer in the range, the share that also accepted
 //   one in the range (an accepted event without a shown one in the same period is not a save here:
-//   the spec asks clients to send both);
+//   the Customer API reference asks clients to send both);
 // - revenue preserved: the sum of accepted events' preserved revenue, which the Customer API derived
 //   from the mirror (the contract's monthly amount), per currency of the contract.
 import { prisma } from "../../db.server";

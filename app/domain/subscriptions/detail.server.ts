@@ -3,6 +3,7 @@
 // the payment method on the contract (read live), and the charges made (the billing attempts the
 // renewals mirror). A Shopify read that fails is told apart from "none", so the page can say which
 // (docs/decisions/135-subscription-detail-live.md).
+import { chargeFailureReason } from "../shared/payment-errors";
 import { prisma } from "../../db.server";
 import { platformFor } from "../../platform/index.server";
 import type { PlatformAddress, PlatformPaymentMethod } from "../../platform/port";
@@ -51,30 +52,6 @@ export async function detailCustomer(shopDomain: string, customerGid: string): P
 export async function detailPaymentMethod(shopDomain: string, contractGid: string): Promise<Live<PlatformPaymentMethod>> {
   return live("payment method", async () => (await platformFor(shopDomain)).getPaymentMethod(contractGid));
 }
-
-// Shopify's SubscriptionBillingAttemptErrorCode values, said as a merchant would say them to a
-// customer. An unknown code still reads as a sentence, never as the code.
-const REASONS: Record<string, string> = {
-  CARD_DECLINED: "The card was declined.",
-  PAYMENT_METHOD_DECLINED: "The card was declined.",
-  INSUFFICIENT_FUNDS: "The card has insufficient funds.",
-  EXPIRED_PAYMENT_METHOD: "The card has expired.",
-  PAYMENT_METHOD_NOT_FOUND: "The customer has no payment method on file.",
-  INVALID_PAYMENT_METHOD: "The payment method is not valid.",
-  CARD_NUMBER_INCORRECT: "The card number is incorrect.",
-  AUTHENTICATION_REQUIRED: "The customer's bank asked the customer to confirm the payment.",
-  AUTHENTICATION_ERROR: "The customer did not confirm the payment with their bank.",
-  FRAUD_SUSPECTED: "The payment was stopped as suspected fraud.",
-  BUYER_CANCELED_PAYMENT_METHOD: "The customer removed the payment method.",
-  CUSTOMER_NOT_FOUND: "The customer no longer exists in Shopify.",
-  INVALID_SHIPPING_ADDRESS: "The delivery address is not valid.",
-  INSUFFICIENT_INVENTORY: "A product was out of stock.",
-  PAYMENT_PROVIDER_IS_NOT_ENABLED: "The store's payment provider is not enabled.",
-  AMOUNT_TOO_SMALL: "The amount is too small to charge.",
-};
-const GENERIC_REASON = "The payment did not go through.";
-
-export const chargeFailureReason = (code: string | null): string => (code ? (REASONS[code] ?? GENERIC_REASON) : GENERIC_REASON);
 
 const OUTCOME = { PENDING: "pending", SUCCEEDED: "paid", FAILED: "failed", CHALLENGED: "needs_authentication", REFUSED: "refused" } as const;
 

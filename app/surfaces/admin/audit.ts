@@ -1,4 +1,4 @@
-// GET /audit-events (/docs#tag/Audit-log; docs/decisions/125-audit-log.md): the shop's audit trail,
+// GET /audit-events (/docs#tag/Admin-API:-Audit-log; docs/decisions/125-audit-log.md): the shop's audit trail,
 // newest first, keyset-paged like every list, under read:audit. Additive to v1.
 import { z } from "zod";
 import { defineRoute } from "../../http/route";

@@ -3,7 +3,8 @@
 // contract's payment method, "Shopify did not answer" told apart from "none", and the mirrored
 // billing attempts with failures in words, this shop's only.
 import { prisma } from "../../../app/db.server";
-import { chargeHistory, chargeFailureReason, detailCustomer, detailPaymentMethod } from "../../../app/domain/subscriptions/detail.server";
+import { chargeHistory, detailCustomer, detailPaymentMethod } from "../../../app/domain/subscriptions/detail.server";
+import { chargeFailureReason } from "../../../app/domain/shared/payment-errors";
 import { reconcileContract } from "../../../app/domain/subscriptions/mirror.server";
 import type { RunningSimulator } from "../../../simulator/server";
 import { seedWriteShop, sim, startTestSimulator } from "../../support/admin-sim";

@@ -50,14 +50,14 @@ it("payments in dunning and failed subscriptions, with amounts per currency, rea
     {
       contractGid: b.contractGid,
       amount: { amount: "20.00", currency_code: "USD" },
-      reason: "Insufficient funds",
+      reason: "The card has insufficient funds.",
       attempts: 2,
       nextRetryAt: soon.toISOString(),
     },
     {
       contractGid: a.contractGid,
       amount: { amount: "35.50", currency_code: "USD" },
-      reason: "Payment declined",
+      reason: "The payment did not go through.",
       attempts: 2,
       nextRetryAt: later.toISOString(),
     },
