@@ -111,7 +111,7 @@ describe("the plan builder", () => {
     const plan = (await simGroup(ctx.shopDomain, r.groupGid))!.sellingPlans[0];
     expect([plan.interval, plan.intervalCount]).toEqual(["YEAR", 1]);
     expect((plan.policies as { anchors: unknown[] }).anchors).toEqual([3, 6, 9, 12].map((month) => ({ type: "YEARDAY", day: 1, month, cutoffDay: null })));
-    expect((await prisma.sellingPlanGroup.findFirstOrThrow({ where: { groupGid: r.groupGid } })).anchorMonths).toEqual([3, 6, 9, 12]);
+    expect((await prisma.sellingPlanGroup.findFirstOrThrow({ where: { shopId: ctx.shopId, groupGid: r.groupGid } })).anchorMonths).toEqual([3, 6, 9, 12]);
   });
 
   it("edits pricing and adds a plan; app-only fields survive the update webhook; existing contracts keep their dates", async () => {
