@@ -12,13 +12,16 @@ import { adminContext, staffAction } from "../embedded/context.server";
 import { formatDate, formatDateTime, formatMoney, statusLabel } from "../embedded/format";
 import { StatusBadge } from "../embedded/status-badge";
 import { getSubscription } from "../domain/subscriptions/reads.server";
-import { subscriptionHistory } from "../domain/subscriptions/history.server";
+import { subscriptionHistory, undoableSkip, type HistoryActor, type HistoryEntry } from "../domain/subscriptions/history.server";
+import { findOwnedContract } from "../domain/subscriptions/reads.server";
 import {
   cancelSubscription,
   pauseSubscription,
   rescheduleSubscription,
   resumeSubscription,
   skipSubscription,
+  undoSkip,
+  updateSubscriptionLine,
   type WriteContext,
 } from "../domain/subscriptions/writes.server";
 import { ApiError } from "../infra/errors";
@@ -26,6 +29,7 @@ import { iso } from "../domain/shared/money.server";
 import { subscriptionDetailJson } from "../surfaces/admin/wire";
 import { SectionCard } from "../embedded/section-card";
 import { ChargesCard, CustomerCard, PaymentCard } from "../embedded/subscription-particulars";
+import { LineEditor } from "../embedded/line-editor";
 import { chargeHistory, detailCustomer, detailPaymentMethod } from "../domain/subscriptions/detail.server";
 
 const contractGid = (id: string | undefined): string => {
@@ -41,20 +45,22 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     const subscription = subscriptionDetailJson(await getSubscription({ shopId: shop.id, canReadCustomers: true, contractGid: gid }));
     // Customer, address and payment method are read live from Shopify, side by side; a failed read
     // shows a banner, not an error page (docs/decisions/135-subscription-detail-live.md).
-    const [history, charges, customer, payment] = await Promise.all([
+    const owned = await findOwnedContract(shop.id, gid);
+    const [history, undo, charges, customer, payment] = await Promise.all([
       subscriptionHistory(shop.id, gid),
+      owned ? undoableSkip(shop.id, owned) : null,
       chargeHistory(shop.id, gid),
       detailCustomer(shop.domain, subscription.customer_id),
       detailPaymentMethod(shop.domain, gid),
     ]);
-    return json({ subscription, history, charges, customer, payment });
+    return json({ subscription, history, undo: undo ? { restore_to: undo.restoreTo.toISOString() } : null, charges, customer, payment });
   } catch (err) {
     if (err instanceof ApiError && err.code === "not_found") throw new Response("Not found", { status: 404 });
     throw err;
   }
 };
 
-const ACTIONS = ["pause", "resume", "skip", "reschedule", "cancel"] as const;
+const ACTIONS = ["pause", "resume", "skip", "undo_skip", "reschedule", "cancel", "quantity", "variant"] as const;
 type Action = (typeof ACTIONS)[number];
 type ActionResult = { ok: true; action: Action; status: string; next_billing_at: string | null } | { ok: false; error: string };
 
@@ -70,23 +76,44 @@ export const action = (args: ActionFunctionArgs) =>
       if (intent === "pause") receipt = await pauseSubscription(ctx);
       else if (intent === "resume") receipt = await resumeSubscription(ctx);
       else if (intent === "skip") receipt = await skipSubscription(ctx);
+      else if (intent === "undo_skip") receipt = await undoSkip(ctx);
       else if (intent === "cancel") receipt = await cancelSubscription(ctx);
-      else {
+      else if (intent === "quantity" || intent === "variant") {
+        const lineGid = String(form.get("line_id") ?? "");
+        const quantity = Number(form.get("quantity"));
+        if (intent === "quantity" && !(Number.isInteger(quantity) && quantity >= 1 && quantity <= 100_000)) {
+          return json<ActionResult>({ ok: false, error: "Enter a quantity between 1 and 100,000." }, 400);
+        }
+        const change = intent === "quantity" ? { quantity } : { variantId: String(form.get("variant_id") ?? "") };
+        receipt = await updateSubscriptionLine({ ...ctx, lineGid, change });
+      } else {
         const date = String(form.get("date") ?? "");
         if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return json<ActionResult>({ ok: false, error: "Choose a date for the next charge." }, 400);
         receipt = await rescheduleSubscription({ ...ctx, nextBillingAt: new Date(`${date}T00:00:00Z`) });
       }
       return json<ActionResult>({ ok: true, action: intent, status: receipt.status, next_billing_at: iso(receipt.nextBillingAt) });
     } catch (err) {
-      if (err instanceof ApiError) return json<ActionResult>({ ok: false, error: err.message }, err.status);
+      if (err instanceof ApiError) return json<ActionResult>({ ok: false, error: inWords(intent, err) }, err.status);
       throw err;
     }
   });
+
+/** The domain's messages are written for developers (field names, ids); the merchant reads these. */
+function inWords(intent: Action, err: ApiError): string {
+  if (err.code === "not_found") return "This subscription or item no longer exists.";
+  if (err.code === "invalid_request" && intent === "variant") return "That variant is not sold on this subscription's plan. Choose another.";
+  if (err.code === "invalid_request" && intent === "reschedule") return "Choose a date in the future, within five years.";
+  if (err.code === "internal_error") return "Shopify did not answer. Try again in a moment.";
+  return err.message;
+}
 
 const DONE: Record<Action, string> = {
   pause: "Subscription paused",
   resume: "Subscription resumed",
   skip: "Next charge skipped",
+  undo_skip: "Skip undone",
+  quantity: "Quantity updated",
+  variant: "Variant changed",
   reschedule: "Next charge rescheduled",
   cancel: "Subscription cancelled",
 };
@@ -96,10 +123,24 @@ const HISTORY_LABEL: Record<string, string> = {
   "subscription.paused": "Paused",
   "subscription.cancelled": "Cancelled",
   "subscription.reactivated": "Reactivated",
+  "subscription.skip": "Next charge skipped",
+  "subscription.skip_undone": "Skip undone",
+  "subscription.reschedule": "Next charge rescheduled",
+  "subscription.update_line": "Item changed",
 };
+const BY: Record<HistoryActor, string> = { staff: "by staff", api_key: "through the API", customer: "by the customer", system: "automatically" };
+
+function historyText(h: HistoryEntry): string {
+  const parts = [HISTORY_LABEL[h.type] ?? "Updated"];
+  if (h.previous_status && h.new_status) parts.push(`(${statusLabel(h.previous_status)} → ${statusLabel(h.new_status)})`);
+  if (h.next_charge) parts.push(`from ${formatDate(h.next_charge.before)} to ${formatDate(h.next_charge.after)}`);
+  if (h.quantity) parts.push(`quantity ${h.quantity.before ?? "—"} → ${h.quantity.after ?? "—"}`);
+  if (h.actor) parts.push(BY[h.actor]);
+  return parts.join(" ");
+}
 
 export default function SubscriptionDetail() {
-  const { subscription: s, history, charges, customer, payment } = useLoaderData<typeof loader>();
+  const { subscription: s, history, undo, charges, customer, payment } = useLoaderData<typeof loader>();
   const fetcher = useFetcher<ActionResult>();
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [date, setDate] = useState("");
@@ -148,6 +189,11 @@ export default function SubscriptionDetail() {
                       Skip next charge
                     </Button>
                   )}
+                  {undo && (
+                    <Button onClick={() => run("undo_skip")} disabled={busy}>
+                      {`Undo skip (back to ${formatDate(undo.restore_to)})`}
+                    </Button>
+                  )}
                   <Button tone="critical" onClick={() => setConfirmCancel(true)} disabled={busy}>
                     Cancel subscription
                   </Button>
@@ -185,17 +231,10 @@ export default function SubscriptionDetail() {
           <PaymentCard payment={payment} />
         </Layout.Section>
         <Layout.Section>
-          <SectionCard title="Lines" gap="200">
-            <ul aria-label="Lines" style={{ margin: 0, paddingLeft: "1.2em" }}>
-              {s.lines.map((l) => (
-                <li key={l.line_id}>
-                  <Text as="span">
-                    {l.quantity} × {l.title}
-                    {l.variant_title ? ` (${l.variant_title})` : ""} at {formatMoney(l.price)}
-                  </Text>
-                </li>
-              ))}
-            </ul>
+          <SectionCard title="Items" gap="300">
+            {s.lines.map((l) => (
+              <LineEditor key={l.line_id} line={l} editable={live} busy={busy} run={run} />
+            ))}
           </SectionCard>
         </Layout.Section>
         <Layout.Section>
@@ -207,8 +246,7 @@ export default function SubscriptionDetail() {
               {history.map((h, i) => (
                 <li key={i}>
                   <Text as="span">
-                    {formatDateTime(h.at)}: {HISTORY_LABEL[h.type] ?? h.type}
-                    {h.previous_status && h.new_status ? ` (${statusLabel(h.previous_status)} → ${statusLabel(h.new_status)})` : ""}
+                    {formatDateTime(h.at)}: {historyText(h)}
                   </Text>
                 </li>
               ))}

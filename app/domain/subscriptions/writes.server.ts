@@ -21,6 +21,7 @@ import { addMonths, rescheduleTarget, skipTarget, FIVE_YEARS_MONTHS } from "../s
 import { queueAndDispatch } from "../notifications/outbox.server";
 import { contractVars } from "../notifications/vars.server";
 import { contractNotFound, findOwnedContract, type LineView, type OwnedContract } from "./reads.server";
+import { undoableSkip } from "./history.server";
 import { auditOutcome, diffFields, type Changes } from "../audit/audit.server";
 
 export type WriteAction = "pause" | "resume" | "cancel" | "skip" | "reschedule" | "update_line";
@@ -141,7 +142,7 @@ function writeChanges(r: WriteReceipt): Changes {
 }
 
 /** Every write leaves one audit row: its outcome once Shopify has answered (docs/decisions/125-audit-log.md). */
-function audit(ctx: WriteContext, action: WriteAction, run: () => Promise<WriteReceipt>): Promise<WriteReceipt> {
+function audit(ctx: WriteContext, action: WriteAction | "skip_undone", run: () => Promise<WriteReceipt>): Promise<WriteReceipt> {
   return auditOutcome({ shopId: ctx.shopId, action: `subscription.${action}`, target: { type: "subscription", id: ctx.contractGid } }, run, writeChanges);
 }
 
@@ -233,6 +234,24 @@ async function confirmSkip(ctx: WriteContext, before: OwnedContract, target: Dat
   } catch (err) {
     log.warn("could not queue the skip confirmation", { err, contract: ctx.contractGid });
   }
+}
+
+/**
+ * Undoes the app's last skip (docs/decisions/152-skip-undo.md): the next charge goes back to the
+ * date the skip moved it from, while nothing has moved it since and that date is still ahead.
+ * Audited as `subscription.skip_undone`, which also closes it: a second undo is a 409.
+ */
+export function undoSkip(ctx: WriteContext): Promise<WriteReceipt> {
+  return audit(ctx, "skip_undone", async () => {
+    const before = await owned(ctx);
+    const undo = await undoableSkip(ctx.shopId, before, ctx.now);
+    if (!undo) throw conflict("There is no skip to undo: the next charge has moved since, or the skipped date has passed.");
+    const p = await port(ctx);
+    await mutate(ctx, intentOf(ctx, "reschedule", before, { nextBillingAt: undo.restoreTo.toISOString() }), () =>
+      p.setNextBillingDate(ctx.contractGid, undo.restoreTo.toISOString()),
+    );
+    return receipt("reschedule", before, await reconciled(ctx));
+  });
 }
 
 /** The reschedule window (docs/decisions/023-subscription-writes.md): the date must be in the future and within five years. */
