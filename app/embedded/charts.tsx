@@ -9,6 +9,9 @@ import { Line } from "@nivo/line";
 const DEFAULT_WIDTH = 560;
 // Polaris' palette (chart colours that keep contrast on a white card).
 const COLORS = ["#2c6ecb", "#b98900", "#008060", "#8051ff", "#d72c0d", "#47c1bf"];
+/** Named ticks too close to read side by side are slanted (twelve months on a phone). */
+const slant = (width: number, ticks: number) => (width / Math.max(ticks, 1) < 48 ? -45 : 0);
+
 const THEME = { text: { fontSize: 12, fill: "#303030" }, axis: { ticks: { text: { fontSize: 11, fill: "#4a4a4a" } } } };
 
 function Measured({ height, label, children }: { height: number; label: string; children: (width: number) => ReactNode }) {
@@ -27,6 +30,21 @@ function Measured({ height, label, children }: { height: number; label: string; 
     <div ref={ref} role="figure" aria-label={label} style={{ width: "100%", height, overflow: "hidden" }}>
       {children(width)}
     </div>
+  );
+}
+
+/** The series' names in HTML under the chart: it wraps on a phone, where nivo's SVG legend is cut off. */
+function Legend({ names }: { names: string[] }) {
+  if (names.length < 2) return null;
+  return (
+    <ul aria-hidden="true" style={{ display: "flex", flexWrap: "wrap", gap: "4px 16px", listStyle: "none", margin: "4px 0 0", padding: 0, fontSize: 12 }}>
+      {names.map((n, i) => (
+        <li key={n} style={{ display: "flex", alignItems: "center", gap: 6 }}>
+          <span style={{ width: 10, height: 10, borderRadius: 2, background: COLORS[i % COLORS.length], display: "inline-block" }} />
+          {n}
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -49,33 +67,31 @@ export function BarChart({
   format?: (v: number) => string;
 }) {
   return (
-    <Measured height={height} label={label}>
-      {(width) => (
-        <Bar
-          width={width}
-          height={height}
-          data={data}
-          keys={keys}
-          indexBy="label"
-          groupMode="grouped"
-          margin={{ top: 16, right: 12, bottom: keys.length > 1 ? 56 : 32, left: 56 }}
-          padding={0.3}
-          colors={COLORS}
-          theme={THEME}
-          animate={false}
-          enableLabel={false}
-          axisLeft={{ format: format as never }}
-          valueFormat={format as never}
-          role="img"
-          ariaLabel={label}
-          legends={
-            keys.length > 1
-              ? [{ dataFrom: "keys", anchor: "bottom-left", direction: "row", translateY: 52, itemWidth: 110, itemHeight: 16, symbolSize: 12 }]
-              : []
-          }
-        />
-      )}
-    </Measured>
+    <>
+      <Measured height={height} label={label}>
+        {(width) => (
+          <Bar
+            width={width}
+            height={height}
+            data={data}
+            keys={keys}
+            indexBy="label"
+            groupMode="grouped"
+            margin={{ top: 16, right: 12, bottom: slant(width, data.length) ? 52 : 32, left: 64 }}
+            padding={0.3}
+            colors={COLORS}
+            theme={THEME}
+            animate={false}
+            enableLabel={false}
+            axisLeft={{ format: format as never }}
+            valueFormat={format as never}
+            role="img"
+            ariaLabel={label}
+          />
+        )}
+      </Measured>
+      <Legend names={keys} />
+    </>
   );
 }
 
@@ -89,37 +105,43 @@ export function LineChart({
   label,
   height = 280,
   xLegend,
+  xScale = "linear",
   format,
 }: {
   series: LineSeries[];
   label: string;
   height?: number;
   xLegend?: string;
+  /** "point" for named steps (months), "linear" for numbers. */
+  xScale?: "linear" | "point";
   format?: (v: number) => string;
 }) {
+  const ticks = series[0]?.data.length ?? 0;
   return (
-    <Measured height={height} label={label}>
-      {(width) => (
-        <Line
-          width={width}
-          height={height}
-          data={series}
-          margin={{ top: 16, right: 16, bottom: 72, left: 56 }}
-          xScale={{ type: "linear" }}
-          yScale={{ type: "linear", min: 0, max: "auto" }}
-          colors={COLORS}
-          theme={THEME}
-          animate={false}
-          pointSize={6}
-          useMesh={false}
-          enableSlices={false}
-          axisBottom={{ legend: xLegend, legendOffset: 32, legendPosition: "middle" }}
-          axisLeft={{ format: format as never }}
-          role="img"
-          ariaLabel={label}
-          legends={[{ anchor: "bottom-left", direction: "row", translateY: 68, itemWidth: 80, itemHeight: 16, symbolSize: 10 }]}
-        />
-      )}
-    </Measured>
+    <>
+      <Measured height={height} label={label}>
+        {(width) => (
+          <Line
+            width={width}
+            height={height}
+            data={series}
+            margin={{ top: 16, right: 16, bottom: (xLegend ? 48 : 32) + (xScale === "point" && slant(width, ticks) ? 20 : 0), left: 64 }}
+            xScale={{ type: xScale }}
+            yScale={{ type: "linear", min: 0, max: "auto" }}
+            colors={COLORS}
+            theme={THEME}
+            animate={false}
+            pointSize={6}
+            useMesh={false}
+            enableSlices={false}
+            axisBottom={{ legend: xLegend, legendOffset: 32, legendPosition: "middle", tickRotation: xScale === "point" ? slant(width, ticks) : 0 }}
+            axisLeft={{ format: format as never }}
+            role="img"
+            ariaLabel={label}
+          />
+        )}
+      </Measured>
+      <Legend names={series.map((s) => s.id)} />
+    </>
   );
 }

@@ -3,7 +3,7 @@
 // (docs/decisions/023-subscription-writes.md); the variant comes from App Bridge's resource picker.
 import { useState } from "react";
 import { BlockStack, Button, InlineStack, Text, TextField } from "@shopify/polaris";
-import { formatMoney } from "./format";
+import { useFormat } from "./shop-format";
 import type { Money } from "../domain/shared/money.server";
 
 interface Line {
@@ -35,6 +35,7 @@ export function LineEditor(props: {
   busy: boolean;
   run: (intent: "quantity" | "variant", extra: Record<string, string>) => void;
 }) {
+  const { formatMoney } = useFormat();
   const { line: l, editable, busy, run } = props;
   const [quantity, setQuantity] = useState(String(l.quantity));
   const name = `${l.title ?? "Item"}${l.variant_title ? ` (${l.variant_title})` : ""}`;

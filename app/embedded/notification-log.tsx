@@ -5,7 +5,8 @@ import { useEffect, useRef, useState } from "react";
 import { useFetcher, useNavigate } from "@remix-run/react";
 import { Badge, BlockStack, Button, Card, ChoiceList, IndexFilters, IndexTable, Text, useSetIndexFiltersMode, type BadgeProps } from "@shopify/polaris";
 import type { MailLogRow } from "../domain/notifications/log.server";
-import { formatDateTime } from "./format";
+import { useFormat } from "./shop-format";
+import type { Formatter } from "./format";
 
 const TONES: Record<string, BadgeProps["tone"]> = {
   delivered: "success",
@@ -22,7 +23,7 @@ export function StatusPill({ status }: { status: string }) {
   return <Badge tone={TONES[status]}>{status.charAt(0).toUpperCase() + status.slice(1)}</Badge>;
 }
 
-function lifecycle(r: MailLogRow): string {
+function lifecycle(r: MailLogRow, { formatDateTime }: Formatter): string {
   const steps = [`queued ${formatDateTime(r.created_at)}`];
   if (r.status === "queued" || r.status === "deferred") steps.push(`next try ${formatDateTime(r.send_after)}`);
   if (r.sent_at) steps.push(`sent ${formatDateTime(r.sent_at)}`);
@@ -37,6 +38,7 @@ export function NotificationLog(props: {
   kinds: { label: string; value: string }[];
   filters: { status: string; kind: string; customer: string };
 }) {
+  const format = useFormat();
   const { rows, statuses, kinds, filters } = props;
   const navigate = useNavigate();
   // A held message may have reached the customer: only the merchant sends it again
@@ -143,7 +145,7 @@ export function NotificationLog(props: {
               <IndexTable.Cell>{r.customer_id.split("/").pop()}</IndexTable.Cell>
               <IndexTable.Cell>
                 <Text as="span" variant="bodySm">
-                  {lifecycle(r)}
+                  {lifecycle(r, format)}
                   {r.attempts > 1 ? ` (${r.attempts} attempts)` : ""}
                 </Text>
               </IndexTable.Cell>

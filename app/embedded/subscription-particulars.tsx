@@ -2,7 +2,7 @@
 // pay, and what was charged. Live reads that failed show a banner instead of a blank
 // (docs/decisions/135-subscription-detail-live.md).
 import { Banner, Text } from "@shopify/polaris";
-import { formatDate, formatDateTime, formatMoney } from "./format";
+import { useFormat } from "./shop-format";
 import { SectionCard } from "./section-card";
 
 interface Address {
@@ -126,6 +126,7 @@ const OUTCOME_LABEL: Record<string, string> = {
 };
 
 export function ChargesCard({ charges }: { charges: Charge[] }) {
+  const { formatDate, formatDateTime, formatMoney } = useFormat();
   return (
     <SectionCard title="Charges" gap="200">
       {charges.length === 0 ? (

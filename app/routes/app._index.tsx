@@ -7,7 +7,8 @@ import { Badge, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page,
 import { adminContext } from "../embedded/context.server";
 import { homeView } from "../domain/shop/home.server";
 import { mrrJson } from "../surfaces/admin/wire";
-import { formatMoneyList, statusLabel } from "../embedded/format";
+import { statusLabel } from "../embedded/format";
+import { useFormat } from "../embedded/shop-format";
 import { SeverityBadge } from "../embedded/severity";
 import { SectionCard } from "../embedded/section-card";
 
@@ -18,6 +19,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 };
 
 export default function Index() {
+  const { formatMoneyList } = useFormat();
   const { home } = useLoaderData<typeof loader>();
   return (
     <Page title="Subscriptions Service">

@@ -1,16 +1,19 @@
-// Analytics dashboards: MRR, churn, cohorts and recovery, computed by the same functions as the
-// Admin API's /analytics/* (app/domain/insights/analytics.server.ts; definitions in
-// docs/decisions/022-analytics-definitions.md), drawn with nivo (decision 063).
+// Analytics dashboards: MRR, churn and win-back by month for twelve months, cohort retention as a
+// chart and a grid, and the selected period's figures, computed by the same functions as the
+// Admin API's /analytics/* (app/domain/insights/; definitions in docs/decisions/022 and 153),
+// drawn with nivo (decision 063). Money and months are said in the shop's format (decision 154).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
-import { BlockStack, InlineGrid, Layout, Page, Select, Text } from "@shopify/polaris";
+import { BlockStack, DataTable, InlineGrid, Layout, Page, Select, Text } from "@shopify/polaris";
 import { adminContext } from "../embedded/context.server";
 import { BarChart, LineChart } from "../embedded/charts";
-import { formatMoneyList, formatRate } from "../embedded/format";
-import { churn, cohorts, mrr, RANGES, recovery, WINDOWS } from "../domain/insights/analytics.server";
+import { formatRate } from "../embedded/format";
+import { useFormat } from "../embedded/shop-format";
+import { churn, cohorts, mrr, recovery, RANGES, WINDOWS } from "../domain/insights/analytics.server";
+import { trends } from "../domain/insights/trends.server";
 import { rangeQuery, readQuery, windowQuery } from "../surfaces/read-queries";
-import { churnJson, cohortsJson, mrrJson, recoveryJson } from "../surfaces/admin/wire";
+import { churnJson, cohortsJson, mrrJson, recoveryJson, trendsJson } from "../surfaces/admin/wire";
 import { ApiError } from "../infra/errors";
 import { SectionCard } from "../embedded/section-card";
 
@@ -24,17 +27,16 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     range = readQuery(rangeQuery, values);
     window = readQuery(windowQuery, values);
   } catch (err) {
-    if (err instanceof ApiError) throw new Response(err.message, { status: 400 });
+    if (err instanceof ApiError) throw new Response("That period does not exist.", { status: 400 });
     throw err;
   }
   const now = new Date();
-  const [mrrNow, churnNow, cohortsNow, recoveryNow, churnAll, recoveryAll] = await Promise.all([
+  const [mrrNow, churnNow, cohortsNow, recoveryNow, byMonth] = await Promise.all([
     mrr(shop.id, now),
     churn(shop.id, range, now),
     cohorts(shop.id, window, now),
     recovery(shop.id, range, now),
-    Promise.all(RANGES.map((r) => churn(shop.id, r, now))),
-    Promise.all(RANGES.map((r) => recovery(shop.id, r, now))),
+    trends(shop.id, now),
   ]);
   return json({
     ranges: RANGES,
@@ -46,8 +48,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     churn: churnJson(churnNow),
     cohorts: cohortsJson(cohortsNow),
     recovery: recoveryJson(recoveryNow),
-    churnAll: churnAll.map(churnJson),
-    recoveryAll: recoveryAll.map(recoveryJson),
+    trends: trendsJson(byMonth),
   });
 };
 
@@ -55,6 +56,7 @@ const RANGE_LABEL: Record<string, string> = { "7d": "Last 7 days", "30d": "Last 
 const WINDOW_LABEL: Record<string, string> = { "12": "Last 12 months", "24": "Last 24 months", all: "All cohorts" };
 const percent = (v: number) => `${Math.round(v * 100)}%`;
 const COHORT_LINES = 6;
+const GRID_MONTHS = 12;
 
 function Figure({ label, value }: { label: string; value: string }) {
   return (
@@ -71,6 +73,7 @@ function Figure({ label, value }: { label: string; value: string }) {
 
 export default function Analytics() {
   const d = useLoaderData<typeof loader>();
+  const { formatMoney, formatMoneyList, formatMonth } = useFormat();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const setParam = (name: string, value: string) => {
@@ -78,6 +81,15 @@ export default function Analytics() {
     next.set(name, value);
     navigate(`?${next}`, { preventScrollReset: true });
   };
+  const months = d.trends.months;
+  const span = `${formatMonth(months[0].month)} to ${formatMonth(months[months.length - 1].month)}`;
+  // One MRR line per currency, the largest now first (at most three: the rest are footnotes).
+  const currencies = [...new Set(months.flatMap((m) => m.mrr.map((x) => x.currency_code)))].slice(0, 3);
+  const mrrSeries = currencies.map((code) => ({
+    id: code,
+    data: months.map((m) => ({ x: formatMonth(m.month), y: Number(m.mrr.find((x) => x.currency_code === code)?.amount ?? 0) })),
+  }));
+  const mainCurrency = currencies[0];
   const recent = d.cohorts.cohorts.slice(0, COHORT_LINES);
   return (
     <Page title="Analytics" subtitle="Your subscriptions as Shopify holds them: the same figures your developers read from the API.">
@@ -105,12 +117,15 @@ export default function Analytics() {
               <Figure label="Active subscriptions" value={String(d.mrr.active_contracts)} />
               <Figure label="Without a monthly amount" value={String(d.mrr.contracts_missing_amount)} />
             </InlineGrid>
-            {d.mrr.mrr.length > 0 && (
-              <BarChart
-                label={`MRR by currency: ${formatMoneyList(d.mrr.mrr)}`}
-                data={d.mrr.mrr.map((m) => ({ label: m.currency_code, MRR: Number(m.amount) }))}
-                keys={["MRR"]}
+            {mainCurrency ? (
+              <LineChart
+                label={`MRR at each month's end, ${span}: ${months.map((m) => `${formatMonth(m.month)} ${formatMoneyList(m.mrr)}`).join("; ")}`}
+                series={mrrSeries}
+                xScale="point"
+                format={(v) => formatMoney({ amount: String(v), currency_code: mainCurrency }).replace(/[.,]00$/, "")}
               />
+            ) : (
+              <Text as="p">No active subscriptions yet: the trend starts with the first one.</Text>
             )}
           </SectionCard>
         </Layout.Section>
@@ -121,10 +136,16 @@ export default function Analytics() {
               <Figure label="Churned of those at the start" value={`${d.churn.churned} of ${d.churn.subscribers_at_start}`} />
               <Figure label="New / ended" value={`${d.churn.new_subscriptions} / ${d.churn.ended_total}`} />
             </InlineGrid>
+            <LineChart
+              label={`Churn rate by month, ${span}: ${months.map((m) => `${formatMonth(m.month)} ${formatRate(m.churn_rate)}`).join("; ")}`}
+              series={[{ id: "Churn rate", data: months.map((m) => ({ x: formatMonth(m.month), y: m.churn_rate })) }]}
+              xScale="point"
+              format={percent}
+            />
             <BarChart
-              label={`New and ended subscriptions per period: ${d.churnAll.map((c) => `${c.range} ${c.new_subscriptions} new, ${c.ended_total} ended`).join("; ")}`}
-              data={d.churnAll.map((c) => ({ label: c.range, New: c.new_subscriptions, Ended: c.ended_total }))}
-              keys={["New", "Ended"]}
+              label={`New and churned subscriptions by month, ${span}: ${months.map((m) => `${formatMonth(m.month)} ${m.new_subscriptions} new, ${m.churned} churned`).join("; ")}`}
+              data={months.map((m) => ({ label: formatMonth(m.month), New: m.new_subscriptions, Churned: m.churned }))}
+              keys={["New", "Churned"]}
             />
           </SectionCard>
         </Layout.Section>
@@ -139,9 +160,18 @@ export default function Analytics() {
                 </Text>
                 <LineChart
                   label={`Retention by cohort: ${recent.map((c) => `${c.cohort} (${c.size})`).join(", ")}`}
-                  series={recent.map((c) => ({ id: c.cohort, data: c.retention.map((r) => ({ x: r.month, y: r.rate })) }))}
+                  series={recent.map((c) => ({ id: formatMonth(c.cohort), data: c.retention.map((r) => ({ x: r.month, y: r.rate })) }))}
                   xLegend="Months since signup"
                   format={percent}
+                />
+                <DataTable
+                  columnContentTypes={["text", "numeric", ...Array.from({ length: GRID_MONTHS }, () => "numeric" as const)]}
+                  headings={["Signed up", "Size", ...Array.from({ length: GRID_MONTHS }, (_, k) => `M${k}`)]}
+                  rows={d.cohorts.cohorts.map((c) => [
+                    formatMonth(c.cohort),
+                    c.size,
+                    ...Array.from({ length: GRID_MONTHS }, (_, k) => (c.retention[k]?.rate == null ? "" : percent(c.retention[k].rate!))),
+                  ])}
                 />
               </>
             )}
@@ -155,8 +185,8 @@ export default function Analytics() {
               <Figure label="Recovered" value={formatMoneyList(d.recovery.recovered_amount)} />
             </InlineGrid>
             <BarChart
-              label={`Win-back sends and reactivations per period: ${d.recoveryAll.map((r) => `${r.range} ${r.sends} sent, ${r.reactivated} reactivated`).join("; ")}`}
-              data={d.recoveryAll.map((r) => ({ label: r.range, Sent: r.sends, Reactivated: r.reactivated }))}
+              label={`Win-back e-mails sent and reactivations by month, ${span}: ${months.map((m) => `${formatMonth(m.month)} ${m.winback_sends} sent, ${m.winback_reactivated} reactivated`).join("; ")}`}
+              data={months.map((m) => ({ label: formatMonth(m.month), Sent: m.winback_sends, Reactivated: m.winback_reactivated }))}
               keys={["Sent", "Reactivated"]}
             />
           </SectionCard>

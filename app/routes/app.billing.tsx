@@ -7,7 +7,7 @@ import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { Banner, Button, FormLayout, InlineStack, Layout, List, Page, Select, Text, TextField } from "@shopify/polaris";
 import { adminContext, staffAction } from "../embedded/context.server";
-import { formatDate, formatDateTime } from "../embedded/format";
+import { useFormat } from "../embedded/shop-format";
 import { billingPolicy, DEFAULT_BILLING_POLICY, saveBillingPolicy } from "../domain/renewals/policy.server";
 import { dunningOverview } from "../domain/renewals/overview.server";
 import { SectionCard } from "../embedded/section-card";
@@ -47,6 +47,7 @@ const FINAL_ACTIONS = [
 ];
 
 export default function BillingSettings() {
+  const { formatDate, formatDateTime } = useFormat();
   const { policy, dunning, defaults } = useLoaderData<typeof loader>();
   const fetcher = useFetcher<ActionResult>();
   const [retryDays, setRetryDays] = useState(policy.retryDays.join(", "));

@@ -9,7 +9,8 @@ import { BlockStack, InlineGrid, Layout, List, Page, Select, Text } from "@shopi
 import type { ReactNode } from "react";
 import { adminContext } from "../embedded/context.server";
 import { BarChart } from "../embedded/charts";
-import { formatMoneyList, formatRate } from "../embedded/format";
+import { formatRate } from "../embedded/format";
+import { useFormat } from "../embedded/shop-format";
 import { SectionCard } from "../embedded/section-card";
 import { cancellationInsights, RANGES } from "../domain/retention/cancel-insights.server";
 
@@ -59,6 +60,7 @@ function Figure({ label, value }: { label: string; value: string }) {
 }
 
 export default function CancellationInsights() {
+  const { formatMoneyList } = useFormat();
   const { ranges, insights: d } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
   const period = RANGE_LABEL[d.range].toLowerCase();

@@ -14,7 +14,7 @@ import { keyUsage } from "../domain/keys/usage.server";
 import { listKeys, mintKey, MINTABLE_SCOPES, PUBLISHABLE_SCOPES, revokeKey, type KeyKind } from "../domain/keys/keys.server";
 import { ApiError } from "../infra/errors";
 import { SCOPE_DESCRIPTIONS } from "../embedded/scopes";
-import { formatDate } from "../embedded/format";
+import { useFormat } from "../embedded/shop-format";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await adminContext(request);
@@ -185,6 +185,7 @@ function MintForm({ secretScopes, publishableScopes }: { secretScopes: readonly 
 }
 
 function KeyCard({ k, onRevoke }: { k: KeyRow; onRevoke: (k: KeyRow) => void }) {
+  const { formatDate } = useFormat();
   return (
     <Card>
       <BlockStack gap="200">

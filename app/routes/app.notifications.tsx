@@ -8,7 +8,7 @@ import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Box, Button, InlineStack, Layout, List, Page, Select, Tag, Text, TextField } from "@shopify/polaris";
 import { adminContext, staffAction } from "../embedded/context.server";
-import { formatDateTime } from "../embedded/format";
+import { useFormat } from "../embedded/shop-format";
 import { NotificationLog } from "../embedded/notification-log";
 import { NotificationSettingsCard } from "../embedded/notification-settings-card";
 import { KIND_OPTIONS, notificationsAction, notificationsPageData, type ActionResult } from "../embedded/notifications-page.server";
@@ -120,6 +120,7 @@ function TemplatesCard({ templates, testRecipient }: { templates: Data["template
 }
 
 function SuppressionsCard({ suppressions }: { suppressions: Data["suppressions"] }) {
+  const { formatDateTime } = useFormat();
   const fetcher = useFetcher<ActionResult>();
   return (
     <SectionCard title={`Suppressed addresses: ${suppressions.length}`}>

@@ -8,7 +8,7 @@ import { useFetcher, useLoaderData } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, InlineStack, Layout, List, Page, Text } from "@shopify/polaris";
 import { adminContext, staffAction } from "../embedded/context.server";
 import { ConfirmModal } from "../embedded/confirm-modal";
-import { formatDateTime } from "../embedded/format";
+import { useFormat } from "../embedded/shop-format";
 import { cancelProPlan, planView, requestProPlan, syncPlanFromBilling } from "../domain/shop/app-plan.server";
 import { log } from "../infra/log.server";
 import { SectionCard } from "../embedded/section-card";
@@ -47,6 +47,7 @@ export const action = (args: ActionFunctionArgs) =>
 const PRO_FEATURES = ["The Developer API: Admin, Storefront and Customer APIs with your own keys", "Signed outbound webhooks", "CSV and JSONL exports"];
 
 export default function Plan() {
+  const { formatDateTime } = useFormat();
   const { plan, billingReachable } = useLoaderData<typeof loader>();
   const fetcher = useFetcher<ActionResult>();
   const [confirmDowngrade, setConfirmDowngrade] = useState(false);

@@ -7,7 +7,7 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { BlockStack, Button, Card, InlineStack, Layout, List, Page, Text } from "@shopify/polaris";
 import { adminContext } from "../embedded/context.server";
-import { formatDate, formatMoney, formatMoneyList } from "../embedded/format";
+import { useFormat } from "../embedded/shop-format";
 import { openRisks, type Risk } from "../domain/shop/risks.server";
 import { revenueAtRisk } from "../domain/renewals/overview.server";
 import { SeverityBadge } from "../embedded/severity";
@@ -30,6 +30,7 @@ function grouped(risks: Risk[]): Risk[][] {
 }
 
 function RevenueAtRisk({ money }: { money: ReturnType<typeof useLoaderData<typeof loader>>["money"] }) {
+  const { formatDate, formatMoney, formatMoneyList } = useFormat();
   const { dunning, failed } = money;
   if (dunning.count === 0 && failed.count === 0) {
     return (

@@ -9,7 +9,8 @@ import { useFetcher, useLoaderData } from "@remix-run/react";
 import { Banner, Button, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
 import { ConfirmModal } from "../embedded/confirm-modal";
 import { adminContext, staffAction } from "../embedded/context.server";
-import { formatDate, formatDateTime, formatMoney, statusLabel } from "../embedded/format";
+import { statusLabel } from "../embedded/format";
+import { useFormat } from "../embedded/shop-format";
 import { StatusBadge } from "../embedded/status-badge";
 import { getSubscription } from "../domain/subscriptions/reads.server";
 import { subscriptionHistory, undoableSkip, type HistoryActor, type HistoryEntry } from "../domain/subscriptions/history.server";
@@ -64,6 +65,10 @@ const ACTIONS = ["pause", "resume", "skip", "undo_skip", "reschedule", "cancel",
 type Action = (typeof ACTIONS)[number];
 type ActionResult = { ok: true; action: Action; status: string; next_billing_at: string | null } | { ok: false; error: string };
 
+// A refusal the merchant can cause by what they typed or clicked is an answered form: the page shows
+// it in words. (A 4xx would also log a console error in the admin for every typo.)
+const refused = (error: string) => json<ActionResult>({ ok: false, error });
+
 export const action = (args: ActionFunctionArgs) =>
   staffAction(args, async ({ request, params }: ActionFunctionArgs) => {
     const { shop } = await adminContext(request);
@@ -82,18 +87,18 @@ export const action = (args: ActionFunctionArgs) =>
         const lineGid = String(form.get("line_id") ?? "");
         const quantity = Number(form.get("quantity"));
         if (intent === "quantity" && !(Number.isInteger(quantity) && quantity >= 1 && quantity <= 100_000)) {
-          return json<ActionResult>({ ok: false, error: "Enter a quantity between 1 and 100,000." }, 400);
+          return refused("Enter a quantity between 1 and 100,000.");
         }
         const change = intent === "quantity" ? { quantity } : { variantId: String(form.get("variant_id") ?? "") };
         receipt = await updateSubscriptionLine({ ...ctx, lineGid, change });
       } else {
         const date = String(form.get("date") ?? "");
-        if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return json<ActionResult>({ ok: false, error: "Choose a date for the next charge." }, 400);
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return refused("Choose a date for the next charge.");
         receipt = await rescheduleSubscription({ ...ctx, nextBillingAt: new Date(`${date}T00:00:00Z`) });
       }
       return json<ActionResult>({ ok: true, action: intent, status: receipt.status, next_billing_at: iso(receipt.nextBillingAt) });
     } catch (err) {
-      if (err instanceof ApiError) return json<ActionResult>({ ok: false, error: inWords(intent, err) }, err.status);
+      if (err instanceof ApiError) return refused(inWords(intent, err));
       throw err;
     }
   });
@@ -130,7 +135,7 @@ const HISTORY_LABEL: Record<string, string> = {
 };
 const BY: Record<HistoryActor, string> = { staff: "by staff", api_key: "through the API", customer: "by the customer", system: "automatically" };
 
-function historyText(h: HistoryEntry): string {
+function historyText(h: HistoryEntry, formatDate: (iso: string | null) => string): string {
   const parts = [HISTORY_LABEL[h.type] ?? "Updated"];
   if (h.previous_status && h.new_status) parts.push(`(${statusLabel(h.previous_status)} → ${statusLabel(h.new_status)})`);
   if (h.next_charge) parts.push(`from ${formatDate(h.next_charge.before)} to ${formatDate(h.next_charge.after)}`);
@@ -140,6 +145,7 @@ function historyText(h: HistoryEntry): string {
 }
 
 export default function SubscriptionDetail() {
+  const { formatDate, formatDateTime, formatMoney } = useFormat();
   const { subscription: s, history, undo, charges, customer, payment } = useLoaderData<typeof loader>();
   const fetcher = useFetcher<ActionResult>();
   const [confirmCancel, setConfirmCancel] = useState(false);
@@ -164,7 +170,7 @@ export default function SubscriptionDetail() {
       <Layout>
         {error && (
           <Layout.Section>
-            <Banner tone="critical" title="Shopify refused the change">
+            <Banner tone="critical" title="The change was not made">
               <p>{error}</p>
             </Banner>
           </Layout.Section>
@@ -246,7 +252,7 @@ export default function SubscriptionDetail() {
               {history.map((h, i) => (
                 <li key={i}>
                   <Text as="span">
-                    {formatDateTime(h.at)}: {historyText(h)}
+                    {formatDateTime(h.at)}: {historyText(h, formatDate)}
                   </Text>
                 </li>
               ))}

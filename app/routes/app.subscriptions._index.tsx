@@ -8,9 +8,9 @@ import { useEffect, useRef, useState } from "react";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData, useNavigate } from "@remix-run/react";
-import { Banner, BlockStack, Card, IndexFilters, IndexTable, Layout, Link, Page, Text, TextField, useSetIndexFiltersMode } from "@shopify/polaris";
+import { Banner, BlockStack, Card, IndexFilters, IndexTable, Layout, Link, Page, Select, Text, TextField, useSetIndexFiltersMode } from "@shopify/polaris";
 import { adminContext } from "../embedded/context.server";
-import { formatDate, formatMoney } from "../embedded/format";
+import { useFormat } from "../embedded/shop-format";
 import { StatusBadge } from "../embedded/status-badge";
 import { decodeCursor, encodeCursor } from "../http/cursor.server";
 import { listSubscriptions } from "../domain/subscriptions/reads.server";
@@ -20,6 +20,7 @@ import { subscriptionRows, type SubscriptionJson } from "../surfaces/admin/wire"
 import { FRAME_PARAMS } from "../embedded/frame-params";
 import { parseSubscriptionFilterQuery, SUBSCRIPTION_FILTER_NAMES, type SubscriptionFilterName } from "../surfaces/subscription-filters";
 import { ApiError } from "../infra/errors";
+import { planGroupOptions } from "../domain/catalog/selling-plans.server";
 
 const PAGE_SIZE = 25;
 
@@ -42,12 +43,14 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const query = Object.fromEntries(SUBSCRIPTION_FILTER_NAMES.map((n) => [n, params.get(n) ?? ""])) as Record<SubscriptionFilterName, string>;
   const failedTab = params.get("status")?.toUpperCase() === "FAILED";
   const none: Row[] = [];
-  const result = (r: { error: string | null; rows: Row[]; nextCursor: string | null; paged: boolean; namesUnavailable?: boolean }) =>
+  // The plan filter offers the shop's plans by name (the wire value is the group's id).
+  const plans = await planGroupOptions(shop.id);
+  const result = (r: { error: string | null; rows: Row[]; nextCursor: string | null; paged: boolean; namesUnavailable?: boolean; plans: typeof plans }) =>
     json({ query, namesUnavailable: false, ...r });
   const wire = new URLSearchParams(params);
   if (failedTab) wire.delete("status");
   const parsed = parseSubscriptionFilterQuery(wire, ["cursor", ...FRAME_PARAMS]);
-  if (!parsed.ok) return result({ error: parsed.message, rows: none, nextCursor: null, paged: false });
+  if (!parsed.ok) return result({ error: filterError(parsed.field), rows: none, nextCursor: null, paged: false, plans });
   const filters = failedTab ? { ...parsed.filters, status: "FAILED" as const } : parsed.filters;
   let after = null;
   const cursor = params.get("cursor");
@@ -56,7 +59,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       after = decodeCursor(cursor, shop.id);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      return result({ error: "That page link is no longer valid; start from the first page.", rows: none, nextCursor: null, paged: true });
+      return result({ error: "That page link is no longer valid; start from the first page.", rows: none, nextCursor: null, paged: true, plans });
     }
   }
   // Names come from Shopify: when it cannot answer, the list still shows, without them.
@@ -85,7 +88,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     customer_name: displayName(names.get(r.customer_id)),
     customer_email: names.get(r.customer_id)?.email ?? null,
   }));
-  return result({ error: null, rows, nextCursor: page.next ? encodeCursor(page.next, shop.id) : null, paged: !!cursor, namesUnavailable });
+  return result({ error: null, rows, nextCursor: page.next ? encodeCursor(page.next, shop.id) : null, paged: !!cursor, namesUnavailable, plans });
 };
 
 /** The filters other than the tabs and the search, each a text field in IndexFilters' popovers. */
@@ -96,14 +99,24 @@ const TEXT_FILTERS: { key: SubscriptionFilterName; label: string; placeholder?: 
   { key: "amount_max", label: "Amount to", inputMode: "decimal" },
   { key: "next_from", label: "Next charge from", type: "date" },
   { key: "next_to", label: "Next charge to", type: "date" },
-  { key: "plan", label: "Plan id", placeholder: "gid://shopify/SellingPlanGroup/…" },
-  { key: "customer_id", label: "Customer id" },
 ];
+
+/** The filter API's messages name fields and values for developers; the merchant reads these. */
+function filterError(field: string | null): string {
+  const label = TEXT_FILTERS.find((f) => f.key === field)?.label;
+  if (field === "amount_min" || field === "amount_max") return `“${label}” must be an amount, like 25 or 25.50.`;
+  if (field === "next_from" || field === "next_to") return `“${label}” must be a date.`;
+  if (field === "plan") return "That plan no longer exists. Choose another plan.";
+  if (field === "customer_id") return "That customer link is not valid. Search for the customer by name or e-mail instead.";
+  if (field === "status") return "That status does not exist. Choose a tab instead.";
+  return "This address holds a filter the page does not know. Clear the filters to start again.";
+}
 
 const ENDED = new Set(["CANCELLED", "EXPIRED"]);
 
 export default function Subscriptions() {
-  const { query, error, rows, nextCursor, paged, namesUnavailable } = useLoaderData<typeof loader>();
+  const { formatDate, formatMoney } = useFormat();
+  const { query, error, rows, nextCursor, paged, namesUnavailable, plans } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
   const { mode, setMode } = useSetIndexFiltersMode();
   const [search, setSearch] = useState(query.q);
@@ -153,11 +166,31 @@ export default function Subscriptions() {
       />
     ),
   }));
-  const appliedFilters = TEXT_FILTERS.filter((f) => query[f.key]).map((f) => ({
-    key: f.key,
-    label: `${f.label}: ${query[f.key]}`,
-    onRemove: () => apply({ [f.key]: "" }),
-  }));
+  filters.push({
+    key: "plan",
+    label: "Plan",
+    filter: (
+      <Select
+        label="Plan"
+        labelHidden
+        options={[{ label: "Any plan", value: "" }, ...plans]}
+        value={plans.some((p) => p.value === query.plan) ? query.plan : ""}
+        onChange={(v) => apply({ plan: v })}
+      />
+    ),
+  });
+  const appliedFilters = [
+    ...TEXT_FILTERS.filter((f) => query[f.key]).map((f) => ({
+      key: f.key,
+      label: `${f.label}: ${query[f.key]}`,
+      onRemove: () => apply({ [f.key]: "" }),
+    })),
+    ...(query.plan
+      ? [{ key: "plan", label: `Plan: ${plans.find((p) => p.value === query.plan)?.label ?? "a plan"}`, onRemove: () => apply({ plan: "" }) }]
+      : []),
+    // A link from elsewhere may name one customer; the search box finds customers by name.
+    ...(query.customer_id ? [{ key: "customer_id", label: "One customer", onRemove: () => apply({ customer_id: "" }) }] : []),
+  ];
 
   return (
     <Page title="Subscriptions" subtitle="Contracts this app created, as Shopify last reported them.">

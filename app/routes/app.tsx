@@ -13,7 +13,10 @@ import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/polaris";
 import en from "@shopify/polaris/locales/en.json";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css";
-import { appBridgeSrc, authenticate } from "../shopify.server";
+import { appBridgeSrc } from "../shopify.server";
+import { adminContext } from "../embedded/context.server";
+import { safeFormat } from "../embedded/format";
+import { ShopFormatProvider } from "../embedded/shop-format";
 import { env } from "../env.server";
 import { ADMIN_NAV } from "../embedded/nav";
 import { PolarisLink } from "../embedded/polaris-link";
@@ -21,8 +24,10 @@ import { PolarisLink } from "../embedded/polaris-link";
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  await authenticate.admin(request);
-  return json({ apiKey: env().SHOPIFY_API_KEY, appBridge: appBridgeSrc() });
+  const { shop } = await adminContext(request);
+  // Shopify admin's first load names the admin's language; later requests carry the browser's.
+  const locale = new URL(request.url).searchParams.get("locale") ?? request.headers.get("accept-language")?.split(",")[0]?.split(";")[0];
+  return json({ apiKey: env().SHOPIFY_API_KEY, appBridge: appBridgeSrc(), format: safeFormat(locale, shop.ianaTimezone) });
 };
 
 function useAdminNavigation(): void {
@@ -38,7 +43,7 @@ function useAdminNavigation(): void {
 }
 
 export default function App() {
-  const { apiKey, appBridge } = useLoaderData<typeof loader>();
+  const { apiKey, appBridge, format } = useLoaderData<typeof loader>();
   useAdminNavigation();
   return (
     <>
@@ -51,7 +56,9 @@ export default function App() {
         ))}
       </ui-nav-menu>
       <AppProvider i18n={en} linkComponent={PolarisLink}>
-        <Outlet />
+        <ShopFormatProvider format={format}>
+          <Outlet />
+        </ShopFormatProvider>
       </AppProvider>
     </>
   );

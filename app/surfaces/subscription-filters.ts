@@ -134,7 +134,7 @@ export const subscriptionFiltersSchema = z
     return out;
   });
 
-export type SubscriptionFilterParse = { ok: true; filters: SubscriptionFilterOptions } | { ok: false; message: string };
+export type SubscriptionFilterParse = { ok: true; filters: SubscriptionFilterOptions } | { ok: false; message: string; field: string | null };
 
 /**
  * For pages: the filters in a URL's query (other parameters such as `cursor` or `dataset` are the
@@ -150,7 +150,8 @@ export function parseSubscriptionFilterQuery(params: URLSearchParams, ignore: re
 export function parseSubscriptionFilterInput(input: unknown): SubscriptionFilterParse {
   const r = subscriptionFiltersSchema.safeParse(input);
   if (r.success) return { ok: true, filters: r.data };
-  return { ok: false, message: issueMessage(r.error) };
+  const first = r.error.issues[0];
+  return { ok: false, message: issueMessage(r.error), field: first.code === "unrecognized_keys" ? null : String(first.path[0] ?? "") || null };
 }
 
 /** "filters.plan: ..." style text for the first issue (unknown keys are named). */

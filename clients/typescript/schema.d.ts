@@ -88,6 +88,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/admin/v1/analytics/trends": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * MRR, churn and win-back by month for the last twelve months
+     * @description MRR at each month's end counts contracts that are ACTIVE now or ended after that instant; the mirror keeps no pause history, so paused contracts count in no month. The current month's MRR equals GET /analytics/mrr (docs/decisions/153).
+     */
+    get: operations["admin_get_analytics_trends"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/admin/v1/audit-events": {
     parameters: {
       query?: never;
@@ -1333,6 +1353,62 @@ export interface operations {
              * @description ISO 8601, UTC
              */
             start: string;
+          };
+        };
+      };
+    };
+  };
+  admin_get_analytics_trends: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      "4XX": components["responses"]["Error"];
+      "5XX": components["responses"]["Error"];
+      /** @description Success */
+      200: {
+        headers: {
+          "X-Service-Request-Id": components["headers"]["RequestId"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            as_of: string;
+            /** @description The twelve calendar months ending with the current one, oldest first */
+            months: {
+              active_contracts: number;
+              /** @description 4 decimals; null when the denominator is zero */
+              churn_rate: number | null;
+              /** @description Of subscribers_at_start, those that ended within the month */
+              churned: number;
+              /**
+               * Format: date-time
+               * @description The month's end, or as_of for the current month: when MRR and active_contracts are read
+               */
+              end: string;
+              /** @description YYYY-MM (UTC) */
+              month: string;
+              /** @description Monthly amounts of the contracts live at `end` (ACTIVE now, or ended after `end`), per currency, largest first */
+              mrr: {
+                /** @description Decimal string in the currency's own exponent (JPY 0, USD 2, KWD 3) */
+                amount: string;
+                /** @description ISO 4217 */
+                currency_code: string;
+              }[];
+              new_subscriptions: number;
+              subscribers_at_start: number;
+              /** @description Of the month's win-back sends, those reactivated since */
+              winback_reactivated: number;
+              winback_sends: number;
+            }[];
           };
         };
       };

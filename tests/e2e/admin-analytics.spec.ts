@@ -15,11 +15,23 @@ test("the analytics dashboards show MRR, churn, cohorts and recovery with charts
   await navigate(page, "Analytics");
   await expect(app.locator("h1")).toHaveText("Analytics");
   const charts = app.getByRole("figure");
-  await expect(charts).toHaveCount(4);
-  for (let i = 0; i < 4; i++) await expect(charts.nth(i).locator("svg")).toBeVisible();
+  await expect(charts).toHaveCount(5);
+  for (let i = 0; i < 5; i++) await expect(charts.nth(i).locator("svg")).toBeVisible();
 
+  // Money in the shop's currency format, as the merchant reads it.
   const mrr = (await adminApi(request, key, "/analytics/mrr")).body;
-  await expect(app.getByText(`${mrr.mrr[0].amount} USD`, { exact: true })).toBeVisible();
+  const usd = (amount: string) => new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(Number(amount));
+  await expect(app.getByText(usd(mrr.mrr[0].amount), { exact: true })).toBeVisible();
+
+  // The MRR trend: twelve months, the last one the API's MRR now.
+  const trends = (await adminApi(request, key, "/analytics/trends")).body;
+  expect(trends.months).toHaveLength(12);
+  const trend = charts.first();
+  const label = (await trend.getAttribute("aria-label")) ?? "";
+  expect(label).toMatch(/^MRR at each month's end/);
+  expect(label.split(": ").slice(1).join(": ").split("; ")).toHaveLength(12);
+  expect(label).toContain(usd(trends.months[11].mrr[0].amount));
+  expect(trends.months[11].mrr).toEqual(mrr.mrr);
   const churn = (await adminApi(request, key, "/analytics/churn?range=90d")).body;
   await app.getByLabel("Period (churn and recovery)").selectOption("90d");
   await expect(app.getByText(`${churn.churned} of ${churn.subscribers_at_start}`, { exact: true })).toBeVisible();
@@ -32,6 +44,13 @@ test("the analytics dashboards show MRR, churn, cohorts and recovery with charts
 
   await page.setViewportSize({ width: 375, height: 812 });
   await expect(charts.first().locator("svg")).toBeVisible();
+  // Every cohort's legend entry is on screen: the legend wraps instead of running off the chart.
+  const legend = app.getByRole("figure", { name: /^Retention by cohort/ }).locator("xpath=following-sibling::ul[1]/li");
+  expect(await legend.count()).toBeGreaterThan(1);
+  for (const box of await legend.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))) {
+    expect(box.left).toBeGreaterThanOrEqual(0);
+    expect(box.right).toBeLessThanOrEqual(375);
+  }
   await expectNoHorizontalOverflow(page);
   console.expectNone();
 
@@ -42,5 +61,5 @@ test("the analytics dashboards show MRR, churn, cohorts and recovery with charts
   );
   const html = await doc.text();
   expect(doc.status(), html.slice(0, 500)).toBe(200);
-  expect(html.match(/<svg/g)?.length ?? 0).toBeGreaterThanOrEqual(4);
+  expect(html.match(/<svg/g)?.length ?? 0).toBeGreaterThanOrEqual(5);
 });

@@ -65,3 +65,13 @@ export async function scheduleForContract(
   if (!["DAY", "WEEK", "MONTH", "YEAR"].includes(interval) || !count || count < 1) return null;
   return { mode: "rolling", interval: interval as Interval, intervalCount: count };
 }
+
+/** The shop's plan groups by name, for filters (every status: old subscriptions keep their plan). */
+export async function planGroupOptions(shopId: string): Promise<{ label: string; value: string }[]> {
+  const groups = await prisma.sellingPlanGroup.findMany({
+    where: { shopId },
+    select: { groupGid: true, name: true },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+  });
+  return groups.map((g) => ({ label: g.name, value: g.groupGid }));
+}

@@ -176,7 +176,16 @@ export async function recordInstallation(domain: string, accessToken: string, sc
  * without making the others wait for it.
  */
 export async function shopForAdmin(domain: string) {
-  const select = { id: true, domain: true, appPlan: true, installState: true, partnerDevelopment: true, platformPlanPaid: true, planCheckedAt: true } as const;
+  const select = {
+    id: true,
+    domain: true,
+    appPlan: true,
+    installState: true,
+    partnerDevelopment: true,
+    platformPlanPaid: true,
+    planCheckedAt: true,
+    ianaTimezone: true,
+  } as const;
   const shop = await prisma.shop.findUnique({ where: { domain }, select });
   if (shop) return shop;
   await ensureShopRow(domain);

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "@remix-run/react";
 import { Badge, BlockStack, Box, Button, Card, ChoiceList, IndexFilters, IndexTable, InlineStack, Text, useSetIndexFiltersMode } from "@shopify/polaris";
-import { formatDateTime } from "../format";
+import { useFormat } from "../shop-format";
 
 export interface AuditRow {
   id: string;
@@ -64,6 +64,7 @@ export function AuditLog(props: {
   paged: boolean;
   nextCursor: string | null;
 }) {
+  const { formatDateTime } = useFormat();
   const { events, filters, actorTypes, targetTypes } = props;
   const navigate = useNavigate();
   const { mode, setMode } = useSetIndexFiltersMode();

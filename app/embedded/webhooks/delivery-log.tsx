@@ -2,7 +2,7 @@
 import { useEffect, useState } from "react";
 import { useNavigate, useNavigation, useRevalidator } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, FormLayout, InlineGrid, InlineStack, Select, Text } from "@shopify/polaris";
-import { formatDateTime } from "../format";
+import { useFormat } from "../shop-format";
 import { formatInstant, capital, type Data, type DeliveryRow } from "./types";
 
 const DELIVERY_TONE: Record<string, "info" | "success" | "warning" | "critical"> = {
@@ -16,6 +16,7 @@ export function DeliveryBadge({ status }: { status: string }) {
 }
 
 export function DeliveryItem({ d, busy, onResend }: { d: DeliveryRow; busy: boolean; onResend: (id: string) => void }) {
+  const { formatDateTime } = useFormat();
   return (
     <Box padding="400" borderBlockStartWidth="025" borderColor="border">
       <BlockStack gap="200">

@@ -1,11 +1,12 @@
 // One endpoint: its state, why it was disabled, its actions, and the recover modal (docs/decisions/075-webhooks-page.md).
 import { useEffect, useState } from "react";
 import { Badge, Banner, BlockStack, Button, Card, InlineStack, Modal, Text, TextField } from "@shopify/polaris";
-import { formatDate, formatDateTime } from "../format";
+import { useFormat } from "../shop-format";
 import type { Intent } from "./page.server";
 import { type EndpointRow } from "./types";
 
 export function DisabledBanner({ e, disableAfter, ladder }: { e: EndpointRow; disableAfter: number; ladder: string }) {
+  const { formatDateTime } = useFormat();
   const when = formatDateTime(e.disabledAt);
   const after = "Events raised while it was disabled are not delivered to it, even after it is re-enabled.";
   if (e.disabledReason === "exhausted") {
@@ -54,6 +55,7 @@ export function EndpointCard({
   onDelete: (e: EndpointRow) => void;
   onRecover: (e: EndpointRow) => void;
 }) {
+  const { formatDate } = useFormat();
   return (
     <Card>
       <BlockStack gap="300">

@@ -15,6 +15,7 @@ import { listGifts } from "../../domain/gifts/gifts.server";
 import { listCampaigns, listSends } from "../../domain/retention/winback.server";
 import { listNotifications } from "../../domain/notifications/notifications.server";
 import { churn, cohorts, mrr, recovery } from "../../domain/insights/analytics.server";
+import { trends } from "../../domain/insights/trends.server";
 import { cancellationInsights } from "../../domain/retention/cancel-insights.server";
 import { fixedListPage, fixedListQuery } from "../fixed-lists";
 import { NOTIFICATION_EVENT_NAMES } from "../notification-events";
@@ -25,6 +26,7 @@ import {
   bundleJson,
   campaignJson,
   cancellationsJson,
+  trendsJson,
   notificationJson,
   planJson,
   churnJson,
@@ -254,6 +256,18 @@ export const adminReadRoutes = [
     response: S.Recovery,
     tags: ["Analytics"],
     handler: async (ctx) => ({ body: recoveryJson(await recovery(ctx.shop.id, readQuery(rangeQuery, ctx.query))) }),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/analytics/trends",
+    scopes: ["read:analytics"],
+    query: z.object({}).strict(),
+    summary: "MRR, churn and win-back by month for the last twelve months",
+    description:
+      "MRR at each month's end counts contracts that are ACTIVE now or ended after that instant; the mirror keeps no pause history, so paused contracts count in no month. The current month's MRR equals GET /analytics/mrr (docs/decisions/153).",
+    response: S.Trends,
+    tags: ["Analytics"],
+    handler: async (ctx) => ({ body: trendsJson(await trends(ctx.shop.id)) }),
   }),
   defineRoute({
     method: "GET",

@@ -240,6 +240,26 @@ export const Recovery = z.strictObject({
   recovered_amount: z.array(Money),
 });
 
+export const Trends = z.strictObject({
+  as_of: Timestamp,
+  months: z
+    .array(
+      z.strictObject({
+        month: z.string().describe("YYYY-MM (UTC)"),
+        end: Timestamp.describe("The month's end, or as_of for the current month: when MRR and active_contracts are read"),
+        mrr: z.array(Money).describe("Monthly amounts of the contracts live at `end` (ACTIVE now, or ended after `end`), per currency, largest first"),
+        active_contracts: z.number().int(),
+        subscribers_at_start: z.number().int(),
+        churned: z.number().int().describe("Of subscribers_at_start, those that ended within the month"),
+        churn_rate: rate,
+        new_subscriptions: z.number().int(),
+        winback_sends: z.number().int(),
+        winback_reactivated: z.number().int().describe("Of the month's win-back sends, those reactivated since"),
+      }),
+    )
+    .describe("The twelve calendar months ending with the current one, oldest first"),
+});
+
 const count = z.number().int();
 
 export const Cancellations = z.strictObject({

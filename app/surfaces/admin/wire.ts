@@ -11,6 +11,7 @@ import type { MixMatchDetailView, MixMatchView } from "../../domain/catalog/mixm
 import type { GiftView } from "../../domain/gifts/gifts.server";
 import type { NotificationView } from "../../domain/notifications/notifications.server";
 import type { ChurnView, CohortsView, MrrView, RecoveryView } from "../../domain/insights/analytics.server";
+import type { TrendsView } from "../../domain/insights/trends.server";
 import type { CancellationInsights } from "../../domain/retention/cancel-insights.server";
 import { decodedPage, type EncodedPage, type PageResult } from "../../domain/shared/paging.server";
 import type { LineView, SubscriptionDetailView, SubscriptionView } from "../../domain/subscriptions/reads.server";
@@ -214,6 +215,22 @@ export const recoveryJson = (r: RecoveryView): z.input<typeof S.Recovery> => ({
   reactivated: r.reactivated,
   recovery_rate: r.recoveryRate,
   recovered_amount: r.recoveredAmount,
+});
+
+export const trendsJson = (t: TrendsView): z.input<typeof S.Trends> => ({
+  as_of: t.asOf.toISOString(),
+  months: t.months.map((m) => ({
+    month: m.month,
+    end: m.end.toISOString(),
+    mrr: m.mrr,
+    active_contracts: m.activeContracts,
+    subscribers_at_start: m.subscribersAtStart,
+    churned: m.churned,
+    churn_rate: m.churnRate,
+    new_subscriptions: m.newSubscriptions,
+    winback_sends: m.sends,
+    winback_reactivated: m.reactivated,
+  })),
 });
 
 export const cancellationsJson = (r: CancellationInsights): z.input<typeof S.Cancellations> => ({

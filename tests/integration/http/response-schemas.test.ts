@@ -109,6 +109,7 @@ describe("real answers validate against each route's declared response schema", 
       "GET /analytics/cohorts": async () => ({ path: "/analytics/cohorts?window=all" }),
       "GET /analytics/recovery": async () => ({ path: "/analytics/recovery?range=12mo" }),
       "GET /analytics/cancellations": async () => ({ path: "/analytics/cancellations?range=12mo" }),
+      "GET /analytics/trends": async () => ({ path: "/analytics/trends" }),
       // Writes, in an order the contract's states allow; cancel (terminal) last.
       "POST /subscriptions/:contract_gid/pause": async () => ({ path: `${c}/pause` }),
       "POST /subscriptions/:contract_gid/resume": async () => ({ path: `${c}/resume` }),
