@@ -4,6 +4,8 @@
 // recent API export jobs, read-only. A shop below Pro sees the upgrade path instead of the form.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
+import { planGroupOptions } from "../domain/catalog/selling-plans.server";
+import { shopForAdmin } from "../domain/shop/lifecycle.server";
 import { useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import {
@@ -30,7 +32,10 @@ import { SectionCard } from "../embedded/section-card";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  return json(await exportCenterData(session.shop));
+  const shop = await shopForAdmin(session.shop);
+  // The plan filter offers the shop's plans by name (the wire value is the group's id).
+  const [data, plans] = await Promise.all([exportCenterData(session.shop), planGroupOptions(shop.id)]);
+  return json({ ...data, plans });
 };
 
 type Filters = Record<string, string>;
@@ -44,15 +49,14 @@ const STATUS_OPTIONS = [
 ];
 
 const TEXT_FILTERS: Array<{ name: string; label: string; help?: string; type?: "text" | "date" }> = [
-  { name: "plan", label: "Plan", help: "Selling plan or plan group ID (gid://shopify/…)" },
-  { name: "customer_id", label: "Customer ID", help: "gid or number" },
+  { name: "customer_id", label: "Customer ID", help: "The number at the end of the customer's page address in Shopify admin" },
   { name: "product", label: "Product contains" },
   { name: "frequency", label: "Frequency (exact)" },
   { name: "amount_min", label: "Charge amount from" },
   { name: "amount_max", label: "Charge amount to" },
   { name: "next_from", label: "Next charge from", type: "date" },
   { name: "next_to", label: "Next charge to", type: "date" },
-  { name: "q", label: "Search", help: "Product, order name or IDs" },
+  { name: "q", label: "Search", help: "Product or order name" },
 ];
 
 function formatBytes(n: number): string {
@@ -108,7 +112,12 @@ export default function ExportCenter() {
       const res = await fetch(`/app/exports/download?${params}`);
       if (!res.ok || !res.body) {
         const body = await res.json().catch(() => null);
-        throw new Error(body?.error?.message ?? `The download failed (HTTP ${res.status}).`);
+        // The API's messages are for developers; the merchant reads what to change.
+        throw new Error(
+          body?.error?.code === "invalid_request"
+            ? "A filter is not valid: amounts are numbers like 25.50, dates are dates, and the customer ID is a number."
+            : "The download failed. Try again in a moment.",
+        );
       }
       const totalHeader = res.headers.get("X-Export-Row-Count");
       const total = totalHeader ? Number(totalHeader) : null;
@@ -172,6 +181,12 @@ export default function ExportCenter() {
                       </Text>
                       <InlineGrid columns={{ xs: 1, sm: 2, md: 3 }} gap="300">
                         <Select label="Status" options={STATUS_OPTIONS} value={status} onChange={setStatus} />
+                        <Select
+                          label="Plan"
+                          options={[{ label: "Any plan", value: "" }, ...data.plans]}
+                          value={filters.plan ?? ""}
+                          onChange={(v) => setFilters((prev) => ({ ...prev, plan: v }))}
+                        />
                         {TEXT_FILTERS.map((f) => (
                           <TextField
                             key={f.name}
