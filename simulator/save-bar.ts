@@ -24,6 +24,10 @@ export const SAVE_BAR_ADMIN_JS = `
   saveBtn.style.background = "#fff"; saveBtn.style.color = "#1a1a1a";
   bar.appendChild(barText); bar.appendChild(discardBtn); bar.appendChild(saveBtn);
   document.body.appendChild(bar);
+  // On a phone the bar leaves admin's Menu button uncovered, so the navigation (and its question) stays reachable.
+  var barCss = document.createElement("style");
+  barCss.textContent = "@media (max-width:768px){#save-bar{right:88px !important;padding:6px 8px !important}}";
+  document.head.appendChild(barCss);
   function saveBarAction(action) {
     if (saveBar) frame.contentWindow.postMessage({ type: "svc-sim:save-bar-action", id: saveBar.id, action: action }, CFG.appOrigin);
   }
