@@ -108,7 +108,10 @@ export function KeysTable<R extends KeyRow>(props: { keys: R[]; query: KeysQuery
           go({ q: "" });
         }}
         tabs={TABS.map((t, i) => ({ id: t.id, content: t.label, index: i }))}
-        selected={Math.max(0, TABS.findIndex((t) => t.id === query.status))}
+        selected={Math.max(
+          0,
+          TABS.findIndex((t) => t.id === query.status),
+        )}
         onSelect={(i) => go({ status: TABS[i].id })}
         filters={[
           {
@@ -149,7 +152,15 @@ export function KeysTable<R extends KeyRow>(props: { keys: R[]; query: KeysQuery
             <Text as="p">{total === 0 && !query.q && !query.kind && query.status === "all" ? "No keys yet." : "No keys match."}</Text>
           </div>
         }
-        headings={[{ title: "Name" }, { title: "Key" }, { title: "Scopes" }, { title: "Status" }, { title: "Last used" }, { title: "Last 30 days" }, { title: "Action" }]}
+        headings={[
+          { title: "Name" },
+          { title: "Key" },
+          { title: "Scopes" },
+          { title: "Status" },
+          { title: "Last used" },
+          { title: "Last 30 days" },
+          { title: "Action" },
+        ]}
         pagination={{
           hasNext,
           onNext: () => go({ page: query.page + 1 }),
@@ -161,7 +172,9 @@ export function KeysTable<R extends KeyRow>(props: { keys: R[]; query: KeysQuery
       >
         {keys.map((k, i) => {
           const status = (
-            <Badge tone={k.state === "active" ? "success" : "critical"}>{k.state === "active" ? "Active" : k.state === "revoked" ? "Revoked" : "Expired"}</Badge>
+            <Badge tone={k.state === "active" ? "success" : "critical"}>
+              {k.state === "active" ? "Active" : k.state === "revoked" ? "Revoked" : "Expired"}
+            </Badge>
           );
           const usage = `${k.usage.requests} requests, ${k.usage.client_errors} refused, ${k.usage.server_errors} failed, ${k.usage.rate_limited} rate-limited`;
           const revoke = k.state === "active" && (

@@ -43,7 +43,12 @@ export function useSettingsForm<T extends Record<string, FormValue>>(
     setPending(null);
   }, [result, pending, opts.savedMessage]);
 
-  const field = useCallback(<K extends keyof T>(key: K) => (value: T[K]) => setValues((v) => ({ ...v, [key]: value })), []);
+  const field = useCallback(
+    <K extends keyof T>(key: K) =>
+      (value: T[K]) =>
+        setValues((v) => ({ ...v, [key]: value })),
+    [],
+  );
   const save = () => {
     const form = new FormData();
     if (opts.intent) form.set("intent", opts.intent);

@@ -205,8 +205,8 @@ export default function ImportPage() {
           <BlockStack gap="400">
             <SectionCard title="1. Choose the file">
               <Text as="p" tone="subdued">
-                A CSV exported from Recharge, Skio, Loop or Appstle, this app&apos;s own migration export (CSV or JSONL), or the template filled in. Nothing
-                is created until you import.
+                A CSV exported from Recharge, Skio, Loop or Appstle, this app&apos;s own migration export (CSV or JSONL), or the template filled in. Nothing is
+                created until you import.
               </Text>
               <DropZone
                 label="Migration file"

@@ -104,7 +104,15 @@ function PlanWarning({ plan }: { plan: "ok" | "free" | "dev_store" }) {
   );
 }
 
-function MintForm({ secretScopes, publishableScopes, plan }: { secretScopes: readonly string[]; publishableScopes: readonly string[]; plan: "ok" | "free" | "dev_store" }) {
+function MintForm({
+  secretScopes,
+  publishableScopes,
+  plan,
+}: {
+  secretScopes: readonly string[];
+  publishableScopes: readonly string[];
+  plan: "ok" | "free" | "dev_store";
+}) {
   const fetcher = useFetcher<ActionResult>();
   const [kind, setKind] = useState<KeyKind>("SECRET");
   const [name, setName] = useState("");
@@ -209,7 +217,8 @@ function MintForm({ secretScopes, publishableScopes, plan }: { secretScopes: rea
         onClose={() => setShown(null)}
       >
         Copy it now and store it somewhere safe. It is stored only as a hash: if you lose it, revoke it and mint another.
-        {plan !== "ok" && (plan === "free" ? " It will not work until the shop upgrades to Pro." : " It will not work until the store is on a paid Shopify plan.")}
+        {plan !== "ok" &&
+          (plan === "free" ? " It will not work until the shop upgrades to Pro." : " It will not work until the store is on a paid Shopify plan.")}
       </ShownOnceModal>
     </Card>
   );

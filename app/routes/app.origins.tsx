@@ -43,8 +43,8 @@ export default function StorefrontAccess() {
         <Layout.Section>
           <SectionCard title="Allowed origins">
             <Text as="p">
-              A browser page may call the Storefront and Customer APIs only from an address listed here or from your shop&apos;s own domain. Requests from
-              any other website are refused, even with a valid publishable key.
+              A browser page may call the Storefront and Customer APIs only from an address listed here or from your shop&apos;s own domain. Requests from any
+              other website are refused, even with a valid publishable key.
             </Text>
             <TextField
               label="Origins, one per line"

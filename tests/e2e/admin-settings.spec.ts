@@ -89,7 +89,9 @@ for (const width of [1280, 375]) {
       await expect(page.getByText("Allowed origins saved")).toBeVisible();
       await expect(saveBar(page)).toBeHidden();
       await page.reload();
-      await expect(page.frameLocator("iframe#app-iframe").getByLabel("Origins, one per line")).toHaveValue("https://portal.brand.example\nhttp://localhost:3000");
+      await expect(page.frameLocator("iframe#app-iframe").getByLabel("Origins, one per line")).toHaveValue(
+        "https://portal.brand.example\nhttp://localhost:3000",
+      );
       await expectAccessible(page);
       if (width === 375) await expectNoHorizontalOverflow(page);
       console.expectNone();
@@ -110,7 +112,10 @@ for (const width of [1280, 375]) {
       await expect(app.getByText("Integration 46")).toBeVisible();
       await expect(app.getByText("Integration 26")).toHaveCount(0);
       await expect(app.getByText("Page 1 of 3")).toBeVisible();
-      const height = await page.frames().find((f) => f.url().includes("/app/keys"))!.evaluate(() => document.documentElement.scrollHeight);
+      const height = await page
+        .frames()
+        .find((f) => f.url().includes("/app/keys"))!
+        .evaluate(() => document.documentElement.scrollHeight);
       expect(height, "the page's height in px").toBeLessThan(width === 375 ? 9000 : 4500);
       await expectAccessible(page);
       if (width === 375) await expectNoHorizontalOverflow(page);

@@ -209,7 +209,14 @@ const GID_TYPES: Partial<Record<MigrationField, string>> = {
   planGroupId: "SellingPlanGroup",
   paymentMethodId: "CustomerPaymentMethod",
 };
-const STATUS: Record<string, string> = { active: "ACTIVE", paused: "PAUSED", cancelled: "CANCELLED", canceled: "CANCELLED", expired: "EXPIRED", failed: "FAILED" };
+const STATUS: Record<string, string> = {
+  active: "ACTIVE",
+  paused: "PAUSED",
+  cancelled: "CANCELLED",
+  canceled: "CANCELLED",
+  expired: "EXPIRED",
+  failed: "FAILED",
+};
 const UNITS: Record<string, string> = {
   day: "DAY",
   days: "DAY",

@@ -26,7 +26,8 @@ export const BillingPolicySchema = z.object({
       z
         .number({ error: "write whole days separated by commas, such as 1, 3, 7" })
         .int("write whole days separated by commas, such as 1, 3, 7")
-        .min(1, "retry days start at 1").max(POLICY_LIMITS.maxRetryDay, `retry days end at ${POLICY_LIMITS.maxRetryDay}`),
+        .min(1, "retry days start at 1")
+        .max(POLICY_LIMITS.maxRetryDay, `retry days end at ${POLICY_LIMITS.maxRetryDay}`),
     )
     .max(POLICY_LIMITS.maxRetries, `at most ${POLICY_LIMITS.maxRetries} retries`)
     .refine((days) => days.every((d, i) => i === 0 || d > days[i - 1]), "retry days must be strictly ascending"),

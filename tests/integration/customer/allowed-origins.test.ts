@@ -28,7 +28,9 @@ const session = async (origin: string) =>
 
 describe("checkOrigins", () => {
   it("keeps scheme and host, lower case, once each; localhost may be plain http", () => {
-    expect(checkOrigins(["https://Portal.Brand.example/", "", "  https://portal.brand.example  ", "http://localhost:3000", "https://shop.example:8443"])).toEqual({
+    expect(
+      checkOrigins(["https://Portal.Brand.example/", "", "  https://portal.brand.example  ", "http://localhost:3000", "https://shop.example:8443"]),
+    ).toEqual({
       ok: true,
       origins: ["https://portal.brand.example", "http://localhost:3000", "https://shop.example:8443"],
     });
