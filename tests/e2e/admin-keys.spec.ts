@@ -109,6 +109,7 @@ test("publishable keys are minted for the storefront and refused by the Admin AP
 });
 
 test("the Risk Center lists a key that can write subscriptions", async ({ page, request }) => {
+  test.setTimeout(90_000); // mint, Risk Center and back on a loaded machine: more than the default 30 s
   const console = watchConsole(page);
   const shop = await newShop(request, "e2e-risk");
   await openApp(page, shop);
