@@ -102,7 +102,7 @@ export default function BillingSettings() {
               onChange={form.field("reminderDays")}
               autoComplete="off"
               error={errors.reminderDays}
-              helpText="The subscription.renewal_reminder webhook goes out this many days before each charge, once per charge. 0 turns reminders off."
+              helpText="Customers are reminded (and your renewal reminder webhook is sent) this many days before each charge, once per charge. 0 turns reminders off."
             />
           </SectionCard>
         </Layout.Section>
