@@ -608,6 +608,14 @@ async function seedShop(sim: Sim, spec: ShopSpec) {
   const { contracts } = await reconcileShop(spec.domain);
   const hasRecords = (await prisma.notificationLogEntry.count({ where: { shopId: shop.id } })) > 0;
   if (spec.rich && !hasRecords) await seedAppRecords(shop.id, spec, await sim.call<SimProduct[]>("GET", `${sim.shop(spec.domain)}/products`));
+  // The example portal (/examples/portal/) is served by the app itself: its origin may call the
+  // Customer API out of the box; the merchant adds their own on Storefront access (decision 132).
+  const appOrigin = new URL(env().SHOPIFY_APP_URL).origin;
+  const portal = await prisma.portalConfig.findUnique({ where: { shopId: shop.id }, select: { allowedOrigins: true } });
+  if (!portal?.allowedOrigins.includes(appOrigin)) {
+    const allowedOrigins = [...(portal?.allowedOrigins ?? []), appOrigin];
+    await prisma.portalConfig.upsert({ where: { shopId: shop.id }, create: { shopId: shop.id, allowedOrigins }, update: { allowedOrigins } });
+  }
   // The theme blocks read these; the same sync the webhook and the nightly job run (decision 066).
   if (spec.rich) await syncStorefrontMetafields(spec.domain, { force: true });
   console.log(`[seed] ${spec.domain}: ${contracts} contracts mirrored (${spec.plan})${fresh ? ", created in the simulator" : ""}`);

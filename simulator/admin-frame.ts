@@ -13,6 +13,7 @@ import type { SimCore } from "./core";
 import { mintSessionToken } from "./jwt";
 import type { HttpAnswer } from "./http-answer";
 import { PICKER_ADMIN_JS, PICKER_BRIDGE_JS } from "./resource-picker";
+import { SAVE_BAR_ADMIN_JS, SAVE_BAR_BRIDGE_JS } from "./save-bar";
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const html = (status: number, text: string): HttpAnswer => ({ status, body: null, text, headers: { "Content-Type": "text/html; charset=utf-8" } });
@@ -86,9 +87,9 @@ nav#app-nav{display:none;border-right:0;border-bottom:1px solid #d4d4d4}nav#app-
       if (active) a.setAttribute("aria-current", "page");
       a.addEventListener("click", function (e) {
         e.preventDefault();
-        frame.contentWindow.postMessage({ type: "svc-sim:navigate", href: item.href }, CFG.appOrigin);
         nav.classList.remove("open");
         toggle.setAttribute("aria-expanded", "false");
+        leaveGuard(function () { frame.contentWindow.postMessage({ type: "svc-sim:navigate", href: item.href }, CFG.appOrigin); });
       });
       li.appendChild(a);
       list.appendChild(li);
@@ -102,6 +103,7 @@ nav#app-nav{display:none;border-right:0;border-bottom:1px solid #d4d4d4}nav#app-
     setTimeout(function () { div.remove(); }, 5000);
   }
 ${PICKER_ADMIN_JS}
+${SAVE_BAR_ADMIN_JS}
   window.addEventListener("message", function (e) {
     if (e.origin !== CFG.appOrigin || e.source !== frame.contentWindow || !e.data) return;
     var m = e.data;
@@ -113,6 +115,7 @@ ${PICKER_ADMIN_JS}
     }
     else if (m.type === "svc-sim:toast") toast(String(m.message));
     else if (m.type === "svc-sim:resource-picker" && typeof m.id === "string") openPicker(m);
+    else if (m.type === "svc-sim:save-bar" || m.type === "svc-sim:leave-confirmation") onSaveBarMessage(m);
     else if (m.type === "svc-sim:redirect" && typeof m.url === "string") {
       var target = new URL(m.url, location.href);
       // Only this simulator's own pages (billing confirmation) or the app: never elsewhere.
@@ -195,12 +198,14 @@ export function appBridgeScript(simUrl: string): HttpAnswer {
   };
 
 ${PICKER_BRIDGE_JS}
+${SAVE_BAR_BRIDGE_JS}
   var script = document.currentScript;
   window.shopify = {
     config: { shop: shop, apiKey: script && script.dataset.apiKey },
     idToken: idToken,
     toast: { show: function (message) { toAdmin({ type: "svc-sim:toast", message: String(message) }); } },
     resourcePicker: resourcePicker,
+    saveBar: saveBarApi,
   };
 })();
 `;

@@ -20,6 +20,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { label: "Audit log", href: "/app/audit" },
   { label: "Notifications", href: "/app/notifications" },
   { label: "Portal settings", href: "/app/portal" },
+  { label: "Storefront access", href: "/app/origins" },
   { label: "Cancellation insights", href: "/app/cancellations" },
   { label: "Risk Center", href: "/app/risks" },
   { label: "Analytics", href: "/app/analytics" },

@@ -1,10 +1,9 @@
 // The Notifications page's settings: sender name, reply-to, sending domain with the DKIM record to
 // publish, the reminder lead time (the billing policy's reminder days, one setting), the shop's time
 // zone and quiet hours, and which non-essential messages are sent.
-import { useState } from "react";
-import { useFetcher } from "@remix-run/react";
 import { Banner, BlockStack, Box, Button, Checkbox, FormLayout, InlineGrid, InlineStack, Text, TextField } from "@shopify/polaris";
 import { SectionCard } from "./section-card";
+import { refusalTitle, SaveBar, useSettingsForm } from "./settings-form";
 
 export interface SettingsView {
   senderName: string | null;
@@ -16,8 +15,6 @@ export interface SettingsView {
   disabledKinds: string[];
 }
 
-type Result = { ok: boolean; intent: string; error?: string; errors?: Record<string, string> };
-
 export function NotificationSettingsCard(props: {
   settings: SettingsView;
   leadDays: number;
@@ -25,38 +22,30 @@ export function NotificationSettingsCard(props: {
   kinds: { label: string; value: string; essential: boolean }[];
 }) {
   const { settings, dkimRecord, kinds } = props;
-  const fetcher = useFetcher<Result>();
-  const [v, setV] = useState({
-    senderName: settings.senderName ?? "",
-    replyTo: settings.replyTo ?? "",
-    sendingDomain: settings.sendingDomain ?? "",
-    leadDays: String(props.leadDays || 3),
-    timezone: settings.timezone,
-    quietStart: settings.quietStart === null ? "" : String(settings.quietStart),
-    quietEnd: settings.quietEnd === null ? "" : String(settings.quietEnd),
-  });
-  const [disabled, setDisabled] = useState<string[]>(settings.disabledKinds);
-  const set = (k: keyof typeof v) => (value: string) => setV((p) => ({ ...p, [k]: value }));
-  const result = fetcher.state === "idle" && fetcher.data?.intent === "save-settings" ? fetcher.data : undefined;
-  const errors = result && !result.ok ? (result.errors ?? {}) : {};
-  const save = () => {
-    const form = new FormData();
-    form.set("intent", "save-settings");
-    for (const [k, val] of Object.entries(v)) form.set(k, val);
-    for (const k of disabled) form.append("disabledKinds", k);
-    fetcher.submit(form, { method: "post" });
-  };
+  const form = useSettingsForm(
+    {
+      senderName: settings.senderName ?? "",
+      replyTo: settings.replyTo ?? "",
+      sendingDomain: settings.sendingDomain ?? "",
+      leadDays: String(props.leadDays || 3),
+      timezone: settings.timezone,
+      quietStart: settings.quietStart === null ? "" : String(settings.quietStart),
+      quietEnd: settings.quietEnd === null ? "" : String(settings.quietEnd),
+      disabledKinds: settings.disabledKinds,
+    },
+    { savedMessage: "Notification settings saved", intent: "save-settings" },
+  );
+  const { values: v, errors } = form;
+  const set = form.field;
+  const disabled = v.disabledKinds;
+  const setDisabled = (next: (d: string[]) => string[]) => form.field("disabledKinds")(next(disabled));
 
   return (
     <SectionCard title="Settings">
-      {result && !result.ok && (
-        <Banner tone="critical" title={result.error ?? "The settings were not saved"}>
+      <SaveBar id="notification-settings-save-bar" form={form} />
+      {(form.error || Object.keys(errors).length > 0) && (
+        <Banner tone="critical" title={refusalTitle(form)}>
           <p>Correct the fields marked below.</p>
-        </Banner>
-      )}
-      {result?.ok && (
-        <Banner tone="success" title="Settings saved" onDismiss={undefined}>
-          <p>New messages use them.</p>
         </Banner>
       )}
       <FormLayout>
@@ -150,7 +139,7 @@ export function NotificationSettingsCard(props: {
           )}
         </BlockStack>
         <InlineStack align="end">
-          <Button variant="primary" onClick={save} loading={fetcher.state !== "idle"}>
+          <Button variant="primary" onClick={form.save} loading={form.busy}>
             Save settings
           </Button>
         </InlineStack>

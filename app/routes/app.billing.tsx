@@ -1,21 +1,24 @@
 // Billing settings: the shop's dunning policy (retry days, then pause or cancel) and renewal
 // reminders, stored per shop with defaults (app/domain/renewals/policy.server.ts; decision 081),
 // and the contracts in dunning now. The billing engine reads the policy on every outcome.
-import { useEffect, useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useFetcher, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { Banner, Button, FormLayout, InlineStack, Layout, List, Page, Select, Text, TextField } from "@shopify/polaris";
 import { adminContext, staffAction } from "../embedded/context.server";
 import { useFormat } from "../embedded/shop-format";
 import { billingPolicy, DEFAULT_BILLING_POLICY, saveBillingPolicy } from "../domain/renewals/policy.server";
 import { dunningOverview } from "../domain/renewals/overview.server";
+import { chargeFailureReason } from "../domain/shared/payment-errors";
 import { SectionCard } from "../embedded/section-card";
+import { refusalTitle, SaveBar, useSettingsForm } from "../embedded/settings-form";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await adminContext(request);
   const [policy, dunning] = await Promise.all([billingPolicy(shop.id), dunningOverview(shop.id)]);
-  return json({ policy, dunning, defaults: DEFAULT_BILLING_POLICY });
+  // The last error in words, never Shopify's code (app/domain/shared/payment-errors.ts).
+  const rows = dunning.rows.map(({ lastErrorCode, ...r }) => ({ ...r, lastError: lastErrorCode ? chargeFailureReason(lastErrorCode) : null }));
+  return json({ policy, dunning: { ...dunning, rows }, defaults: DEFAULT_BILLING_POLICY });
 };
 
 type ActionResult = { ok: true } | { ok: false; errors: Record<string, string> };
@@ -49,25 +52,19 @@ const FINAL_ACTIONS = [
 export default function BillingSettings() {
   const { formatDate, formatDateTime } = useFormat();
   const { policy, dunning, defaults } = useLoaderData<typeof loader>();
-  const fetcher = useFetcher<ActionResult>();
-  const [retryDays, setRetryDays] = useState(policy.retryDays.join(", "));
-  const [finalAction, setFinalAction] = useState<string>(policy.finalAction);
-  const [reminderDays, setReminderDays] = useState(String(policy.reminderDays));
-  const busy = fetcher.state !== "idle";
-  const errors = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.errors : {};
-
-  useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data?.ok) window.shopify?.toast.show("Billing settings saved");
-  }, [fetcher.state, fetcher.data]);
-
-  const save = () => fetcher.submit({ retryDays, finalAction, reminderDays }, { method: "post" });
+  const form = useSettingsForm(
+    { retryDays: policy.retryDays.join(", "), finalAction: String(policy.finalAction), reminderDays: String(policy.reminderDays) },
+    { savedMessage: "Billing settings saved" },
+  );
+  const { values, errors } = form;
 
   return (
     <Page title="Billing settings" subtitle="How renewals are retried when a payment fails, and when customers are reminded.">
+      <SaveBar id="billing-settings-save-bar" form={form} />
       <Layout>
         {Object.keys(errors).length > 0 && (
           <Layout.Section>
-            <Banner tone="critical" title="The settings were not saved">
+            <Banner tone="critical" title={refusalTitle(form)}>
               <p>Correct the fields marked below.</p>
             </Banner>
           </Layout.Section>
@@ -78,8 +75,8 @@ export default function BillingSettings() {
               <TextField
                 label="Retry after (days)"
                 name="retryDays"
-                value={retryDays}
-                onChange={setRetryDays}
+                value={values.retryDays}
+                onChange={form.field("retryDays")}
                 autoComplete="off"
                 error={errors.retryDays}
                 helpText={`Days after the missed charge on which it is tried again, e.g. “${defaults.retryDays.join(", ")}”. Leave empty to never retry.`}
@@ -88,8 +85,8 @@ export default function BillingSettings() {
                 label="When the last retry fails"
                 name="finalAction"
                 options={FINAL_ACTIONS}
-                value={finalAction}
-                onChange={setFinalAction}
+                value={values.finalAction}
+                onChange={form.field("finalAction")}
                 error={errors.finalAction}
               />
             </FormLayout>
@@ -102,17 +99,17 @@ export default function BillingSettings() {
               name="reminderDays"
               type="number"
               min={0}
-              value={reminderDays}
-              onChange={setReminderDays}
+              value={values.reminderDays}
+              onChange={form.field("reminderDays")}
               autoComplete="off"
               error={errors.reminderDays}
-              helpText="The subscription.renewal_reminder webhook goes out this many days before each charge, once per charge. 0 turns reminders off."
+              helpText="Customers are reminded (and your renewal reminder webhook is sent) this many days before each charge, once per charge. 0 turns reminders off."
             />
           </SectionCard>
         </Layout.Section>
         <Layout.Section>
           <InlineStack align="end">
-            <Button variant="primary" onClick={save} loading={busy}>
+            <Button variant="primary" onClick={form.save} loading={form.busy}>
               Save
             </Button>
           </InlineStack>
@@ -128,8 +125,8 @@ export default function BillingSettings() {
               <List>
                 {dunning.rows.map((r) => (
                   <List.Item key={`${r.contractId}|${r.cycleAt}`}>
-                    Contract {r.contractId.split("/").pop()}: charge due {formatDate(r.cycleAt)}, {r.attempts} {r.attempts === 1 ? "attempt" : "attempts"}, last
-                    error {r.lastErrorCode ?? "none"}, next retry {formatDateTime(r.nextRetryAt)}
+                    Contract {r.contractId.split("/").pop()}: charge due {formatDate(r.cycleAt)}, {r.attempts} {r.attempts === 1 ? "attempt" : "attempts"}.{" "}
+                    {r.lastError ?? ""} Next retry {formatDateTime(r.nextRetryAt)}.
                   </List.Item>
                 ))}
               </List>

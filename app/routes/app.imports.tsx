@@ -1,7 +1,8 @@
-// The Import page (docs/decisions/085-migration-import.md): a merchant uploads a
-// `migration` file (CSV or JSONL), reads the dry-run report (every error with its row and
-// column), runs the import, watches its progress, and downloads the failed rows as an error file
-// in the same format, to fix and upload again.
+// The Import page (docs/decisions/085-migration-import.md, 151-import-presets.md): a merchant
+// chooses a file (this app's migration CSV or JSONL, or another app's CSV export), matches its
+// columns (a preset per app fills them in), reads the dry-run report (every error with its row
+// and column), runs the import (the page's primary action), watches its progress, and downloads
+// the failed rows as an error file in the same format, to fix and upload again.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
@@ -11,26 +12,43 @@ import { saveFile } from "../embedded/save-file";
 import { staffAction } from "../embedded/context.server";
 import { authenticate } from "../shopify.server";
 import { ApiError } from "../infra/errors";
-import { importPageData, runUploadedImport, uploadImport, type PageReport } from "../embedded/import-center.server";
+import {
+  importPageData,
+  inspectImport,
+  MAPPING_CHOICES,
+  mappingFrom,
+  runUploadedImport,
+  uploadImport,
+  type Inspection,
+  type PageReport,
+} from "../embedded/import-center.server";
 import { SectionCard } from "../embedded/section-card";
+import { ImportMapping, type MappingState } from "../embedded/import-mapping";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  return json(await importPageData(session.shop, new URL(request.url).searchParams.get("id")));
+  return json({ ...(await importPageData(session.shop, new URL(request.url).searchParams.get("id"))), choices: MAPPING_CHOICES });
 };
 
-type ActionResult = { ok: true; id: string; report?: PageReport; started?: boolean } | { ok: false; error: string };
+type ActionResult = { ok: true; id?: string; report?: PageReport; started?: boolean; inspection?: Inspection } | { ok: false; error: string };
 
 export const action = (args: ActionFunctionArgs) =>
   staffAction(args, async ({ request }: ActionFunctionArgs) => {
     const { session } = await authenticate.admin(request);
     const form = await request.formData();
     try {
-      if (form.get("intent") === "upload") {
+      const intent = form.get("intent");
+      if (intent === "inspect" || intent === "upload") {
         const file = form.get("file");
         if (!(file instanceof File) || file.size === 0) return json<ActionResult>({ ok: false, error: "Choose a CSV or JSONL file." }, 400);
-        const { id, report } = await uploadImport(session.shop, file);
-        return json<ActionResult>({ ok: true, id, report });
+        if (intent === "inspect") return json<ActionResult>({ ok: true, inspection: await inspectImport(file) });
+        const mappingJson = form.get("mapping");
+        const mapped =
+          typeof mappingJson === "string"
+            ? { mapping: mappingFrom(mappingJson, (await inspectImport(file)).header), currency: String(form.get("currency") ?? "") }
+            : undefined;
+        const { id, report } = await uploadImport(session.shop, file, mapped);
+        return json<ActionResult>({ ok: true, id: id, report });
       }
       if (form.get("intent") === "run") {
         const id = String(form.get("id") ?? "");
@@ -44,6 +62,7 @@ export const action = (args: ActionFunctionArgs) =>
     }
   });
 
+const PROGRESS_WORDS: Record<string, string> = { queued: "Queued", running: "Running", done: "Done", failed: "Failed" };
 const STATUS_TONE: Record<string, "info" | "success" | "critical" | "attention" | undefined> = {
   queued: "info",
   running: "attention",
@@ -76,7 +95,13 @@ function Report({ report }: { report: PageReport }) {
       <DataTable
         columnContentTypes={["text", "text", "text", "text", "numeric"]}
         headings={["Rows", "Customer", "Action", "Status", "Lines"]}
-        rows={report.items.map((i) => [i.rows.join(", "), `${i.email}${i.customer ? ` (${i.customer})` : ""}`, i.action, i.status, i.lines])}
+        rows={report.items.map((i) => [
+          i.rows.join(", "),
+          `${i.email}${i.customer ? ` (${i.customer === "new" ? "new customer" : "existing customer"})` : ""}`,
+          ACTION_WORDS[i.action] ?? i.action,
+          STATUS_WORDS[i.status] ?? i.status,
+          i.lines,
+        ])}
       />
       {report.more > 0 && (
         <Text as="p" tone="subdued">
@@ -87,20 +112,30 @@ function Report({ report }: { report: PageReport }) {
   );
 }
 
+const ACTION_WORDS: Record<string, string> = { create: "Will be created", skip: "Already imported", error: "Has errors" };
+const STATUS_WORDS: Record<string, string> = { ACTIVE: "Active", PAUSED: "Paused", CANCELLED: "Cancelled", EXPIRED: "Expired", FAILED: "Failed" };
+
 export default function ImportPage() {
-  const { progress } = useLoaderData<typeof loader>();
+  const { progress, choices } = useLoaderData<typeof loader>();
+  const inspect = useFetcher<ActionResult>();
   const upload = useFetcher<ActionResult>();
   const run = useFetcher<ActionResult>();
   const revalidator = useRevalidator();
   const [, setSearchParams] = useSearchParams();
   const [file, setFile] = useState<File | null>(null);
+  const [mapping, setMapping] = useState<MappingState | null>(null);
   const [downloadError, setDownloadError] = useState<string | null>(null);
-  const uploaded = upload.data?.ok ? upload.data : null;
+  const inspection = inspect.data?.ok ? (inspect.data.inspection ?? null) : null;
+  const uploaded = upload.data?.ok && upload.data.id ? upload.data : null;
   const report = uploaded?.report ?? null;
   const active = progress && (progress.status === "queued" || progress.status === "running");
 
   useEffect(() => {
-    if (run.state === "idle" && run.data?.ok && run.data.started) setSearchParams({ id: run.data.id }, { replace: true });
+    if (inspection) setMapping({ preset: inspection.preset, mapping: { ...inspection.mappings[inspection.preset] }, currency: "" });
+  }, [inspection]);
+
+  useEffect(() => {
+    if (run.state === "idle" && run.data?.ok && run.data.started && run.data.id) setSearchParams({ id: run.data.id }, { replace: true });
   }, [run.state, run.data, setSearchParams]);
 
   // Progress: the loader is read again every second while the import is queued or running.
@@ -110,47 +145,75 @@ export default function ImportPage() {
     return () => clearInterval(t);
   }, [active, revalidator]);
 
+  const choose = (chosen: File | null) => {
+    setFile(chosen);
+    setMapping(null);
+    if (!chosen) return;
+    const data = new FormData();
+    data.set("intent", "inspect");
+    data.set("file", chosen);
+    inspect.submit(data, { method: "post", encType: "multipart/form-data" });
+  };
   const submitFile = () => {
     if (!file) return;
     const data = new FormData();
     data.set("intent", "upload");
     data.set("file", file);
+    if (mapping && inspection?.header.length) {
+      data.set("mapping", JSON.stringify(mapping.mapping));
+      data.set("currency", mapping.currency);
+    }
     upload.submit(data, { method: "post", encType: "multipart/form-data" });
   };
   const start = () => {
-    if (!uploaded) return;
+    if (!uploaded?.id) return;
     run.submit({ intent: "run", id: uploaded.id }, { method: "post" });
   };
-  const downloadErrors = async () => {
-    if (!progress) return;
+  // A fetch (App Bridge adds the session token), then a local object URL for the browser.
+  const download = async (url: string, fallbackName: string, failure: string) => {
     setDownloadError(null);
-    // A fetch (App Bridge adds the session token), then a local object URL for the browser.
-    const res = await fetch(`/app/imports/errors?id=${encodeURIComponent(progress.id)}`);
-    if (!res.ok) return setDownloadError("The error file could not be downloaded.");
-    const name = /filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") ?? "")?.[1] ?? "errors.csv";
+    const res = await fetch(url);
+    if (!res.ok) return setDownloadError(failure);
+    const name = /filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") ?? "")?.[1] ?? fallbackName;
     saveFile(await res.blob(), name);
   };
+  const downloadErrors = () =>
+    progress && download(`/app/imports/errors?id=${encodeURIComponent(progress.id)}`, "errors.csv", "The error file could not be downloaded.");
+  const downloadTemplate = () => download("/app/imports/template", "subscriptions-template.csv", "The template could not be downloaded.");
 
-  const uploadError = upload.state === "idle" && upload.data && !upload.data.ok ? upload.data.error : null;
-  const runError = run.state === "idle" && run.data && !run.data.ok ? run.data.error : null;
-  const canRun = report && report.toCreate > 0 && !report.errors.some((e) => e.row === 0) && !(run.data?.ok && run.data.started);
+  const failure = (f: typeof upload) => (f.state === "idle" && f.data && !f.data.ok ? f.data.error : null);
+  const uploadError = failure(inspect) ?? failure(upload);
+  const runError = failure(run);
+  const started = run.data?.ok && run.data.started;
+  const canRun = !!report && report.toCreate > 0 && !report.errors.some((e) => e.row === 0) && !started;
+  const needsMapping = !!inspection && inspection.header.length > 0 && !!mapping;
 
   return (
-    <Page title="Import">
+    <Page
+      title="Import"
+      subtitle="Bring subscribers from another subscriptions app or another shop."
+      primaryAction={{
+        content: report && report.toCreate > 0 ? `Import ${report.toCreate} subscriptions` : "Import subscriptions",
+        disabled: !canRun,
+        loading: run.state !== "idle",
+        onAction: start,
+      }}
+      secondaryActions={[{ content: "Download template", onAction: () => void downloadTemplate() }]}
+    >
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
-            <SectionCard title="Upload a migration file">
+            <SectionCard title="1. Choose the file">
               <Text as="p" tone="subdued">
-                The Migration export&apos;s CSV or JSONL: subscribers from another shop or another subscriptions app become subscriptions of this app. Nothing
-                is created until you run the import.
+                A CSV exported from Recharge, Skio, Loop or Appstle, this app&apos;s own migration export (CSV or JSONL), or the template filled in. Nothing is
+                created until you import.
               </Text>
               <DropZone
                 label="Migration file"
                 allowMultiple={false}
                 accept=".csv,.jsonl,.ndjson,text/csv,application/x-ndjson"
                 type="file"
-                onDrop={(_all, accepted) => setFile(accepted[0] ?? null)}
+                onDrop={(_all, accepted) => choose(accepted[0] ?? null)}
               >
                 {file ? (
                   <Text as="p" alignment="center">
@@ -161,19 +224,25 @@ export default function ImportPage() {
                 )}
               </DropZone>
               {uploadError && <Banner tone="critical" title={uploadError} />}
-              <InlineStack gap="200">
-                <Button variant="primary" onClick={submitFile} disabled={!file} loading={upload.state !== "idle"}>
-                  Check file
-                </Button>
-                {canRun && (
-                  <Button onClick={start} loading={run.state !== "idle"}>
-                    {`Import ${report.toCreate} subscriptions`}
-                  </Button>
-                )}
-              </InlineStack>
-              {runError && <Banner tone="critical" title={runError} />}
+              {downloadError && <Banner tone="critical" title={downloadError} />}
             </SectionCard>
+            {needsMapping && (
+              <ImportMapping header={inspection.header} choices={choices} mappings={inspection.mappings} value={mapping} onChange={setMapping} />
+            )}
+            {file && (
+              <SectionCard title={needsMapping ? "3. Check the file" : "2. Check the file"}>
+                <Text as="p" tone="subdued">
+                  Every row is checked against your shop before anything is created.
+                </Text>
+                <InlineStack gap="200">
+                  <Button onClick={submitFile} disabled={inspect.state !== "idle"} loading={upload.state !== "idle"}>
+                    Check file
+                  </Button>
+                </InlineStack>
+              </SectionCard>
+            )}
             {report && <Report report={report} />}
+            {runError && <Banner tone="critical" title={runError} />}
             {progress && (
               <Card>
                 <BlockStack gap="300">
@@ -181,7 +250,7 @@ export default function ImportPage() {
                     <Text as="h2" variant="headingMd">
                       {`Import of ${progress.fileName}`}
                     </Text>
-                    <Badge tone={STATUS_TONE[progress.status]}>{progress.status}</Badge>
+                    <Badge tone={STATUS_TONE[progress.status]}>{PROGRESS_WORDS[progress.status] ?? progress.status}</Badge>
                   </InlineStack>
                   <ProgressBar
                     progress={progress.contracts ? Math.round((progress.done / progress.contracts) * 100) : 0}
@@ -204,7 +273,6 @@ export default function ImportPage() {
                       <Button onClick={downloadErrors}>Download error file</Button>
                     </InlineStack>
                   )}
-                  {downloadError && <Banner tone="critical" title={downloadError} />}
                 </BlockStack>
               </Card>
             )}

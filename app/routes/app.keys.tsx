@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Button, Card, Checkbox, ChoiceList, FormLayout, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
+import { Banner, BlockStack, Button, Card, Checkbox, ChoiceList, FormLayout, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
 import { adminContext, staffAction } from "../embedded/context.server";
 import { ShownOnceModal } from "../embedded/shown-once-modal";
 import { ConfirmModal } from "../embedded/confirm-modal";
@@ -14,15 +14,27 @@ import { keyUsage } from "../domain/keys/usage.server";
 import { listKeys, mintKey, MINTABLE_SCOPES, PUBLISHABLE_SCOPES, revokeKey, type KeyKind } from "../domain/keys/keys.server";
 import { ApiError } from "../infra/errors";
 import { SCOPE_DESCRIPTIONS } from "../embedded/scopes";
-import { useFormat } from "../embedded/shop-format";
+import { planAllowsApi } from "../domain/shop/shops.server";
+import { KEYS_PAGE_SIZE, KeysTable, keysQuery, selectKeys } from "../embedded/keys-table";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await adminContext(request);
-  const keys = await listKeys(shop.id);
-  const usage = await keyUsage(keys.map((k) => k.id));
+  const all = await listKeys(shop.id);
   const now = Date.now();
+  const query = keysQuery(new URL(request.url).searchParams);
+  const chosen = selectKeys(
+    all.map((k) => ({ ...k, state: k.revokedAt ? "revoked" : k.expiresAt && k.expiresAt.getTime() <= now ? "expired" : "active" }) as const),
+    query,
+    KEYS_PAGE_SIZE,
+  );
+  const usage = await keyUsage(chosen.rows.map((k) => k.id));
   return json({
-    keys: keys.map((k) => ({
+    query,
+    total: chosen.total,
+    hasNext: chosen.hasNext,
+    // On the Free plan (or a development store without a paid Shopify plan) keys can be minted but every call is refused.
+    plan: (planAllowsApi(shop) ? "ok" : shop.appPlan === "PRO" ? "dev_store" : "free") as "ok" | "free" | "dev_store",
+    keys: chosen.rows.map((k) => ({
       id: k.id,
       name: k.name,
       kind: k.kind,
@@ -31,7 +43,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       createdAt: k.createdAt.toISOString(),
       lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
       expiresAt: k.expiresAt?.toISOString() ?? null,
-      state: k.revokedAt ? "revoked" : k.expiresAt && k.expiresAt.getTime() <= now ? "expired" : "active",
+      state: k.state,
       usage: usage.get(k.id)!,
     })),
     secretScopes: MINTABLE_SCOPES,
@@ -75,7 +87,32 @@ export const action = (args: ActionFunctionArgs) =>
 
 type KeyRow = ReturnType<typeof useLoaderData<typeof loader>>["keys"][number];
 
-function MintForm({ secretScopes, publishableScopes }: { secretScopes: readonly string[]; publishableScopes: readonly string[] }) {
+function PlanWarning({ plan }: { plan: "ok" | "free" | "dev_store" }) {
+  if (plan === "ok") return null;
+  return (
+    <Banner
+      tone="warning"
+      title={plan === "free" ? "Keys will not work until you upgrade to Pro" : "Keys will not work until this store is on a paid Shopify plan"}
+      action={plan === "free" ? { content: "See plans", url: "/app/plan" } : undefined}
+    >
+      <p>
+        {plan === "free"
+          ? "Your shop is on the Free plan. You can mint keys now, but every request made with them is refused until the shop upgrades to Pro."
+          : "This is a development store. You can mint keys now, but every request made with them is refused until the store moves to a paid Shopify plan."}
+      </p>
+    </Banner>
+  );
+}
+
+function MintForm({
+  secretScopes,
+  publishableScopes,
+  plan,
+}: {
+  secretScopes: readonly string[];
+  publishableScopes: readonly string[];
+  plan: "ok" | "free" | "dev_store";
+}) {
   const fetcher = useFetcher<ActionResult>();
   const [kind, setKind] = useState<KeyKind>("SECRET");
   const [name, setName] = useState("");
@@ -111,6 +148,7 @@ function MintForm({ secretScopes, publishableScopes }: { secretScopes: readonly 
         <Text as="h2" variant="headingMd">
           Mint a key
         </Text>
+        <PlanWarning plan={plan} />
         {error && (
           <Banner tone="critical" title="The key was not minted">
             <p>{error}</p>
@@ -179,49 +217,15 @@ function MintForm({ secretScopes, publishableScopes }: { secretScopes: readonly 
         onClose={() => setShown(null)}
       >
         Copy it now and store it somewhere safe. It is stored only as a hash: if you lose it, revoke it and mint another.
+        {plan !== "ok" &&
+          (plan === "free" ? " It will not work until the shop upgrades to Pro." : " It will not work until the store is on a paid Shopify plan.")}
       </ShownOnceModal>
     </Card>
   );
 }
 
-function KeyCard({ k, onRevoke }: { k: KeyRow; onRevoke: (k: KeyRow) => void }) {
-  const { formatDate } = useFormat();
-  return (
-    <Card>
-      <BlockStack gap="200">
-        <InlineStack gap="200" blockAlign="center" wrap>
-          <Text as="h3" variant="headingSm">
-            {k.name}
-          </Text>
-          <Badge>{k.kind === "SECRET" ? "Secret" : "Publishable"}</Badge>
-          {k.state !== "active" && <Badge tone="critical">{k.state === "revoked" ? "Revoked" : "Expired"}</Badge>}
-        </InlineStack>
-        <Text as="p" breakWord>
-          <code>{k.hint}</code>
-        </Text>
-        <Text as="p" breakWord>
-          Scopes: {k.scopes.join(", ") || "none"}
-        </Text>
-        <Text as="p" tone="subdued">
-          Created {formatDate(k.createdAt)} · Last used {formatDate(k.lastUsedAt)} · Expires {k.expiresAt ? formatDate(k.expiresAt) : "never"}
-        </Text>
-        <Text as="p">
-          Last 30 days: {k.usage.requests} requests · {k.usage.client_errors} 4xx · {k.usage.server_errors} 5xx · {k.usage.rate_limited} rate-limited (429)
-        </Text>
-        {k.state === "active" && (
-          <InlineStack>
-            <Button tone="critical" onClick={() => onRevoke(k)} accessibilityLabel={`Revoke ${k.name}`}>
-              Revoke
-            </Button>
-          </InlineStack>
-        )}
-      </BlockStack>
-    </Card>
-  );
-}
-
 export default function ApiKeys() {
-  const { keys, secretScopes, publishableScopes } = useLoaderData<typeof loader>();
+  const { keys, secretScopes, publishableScopes, plan, query, total, hasNext } = useLoaderData<typeof loader>();
   const revoker = useFetcher<ActionResult>();
   const [confirm, setConfirm] = useState<KeyRow | null>(null);
   const revoke = () => {
@@ -236,31 +240,14 @@ export default function ApiKeys() {
     <Page title="API keys" subtitle="Credentials for the Admin, Storefront and Customer APIs.">
       <Layout>
         <Layout.Section>
-          <MintForm secretScopes={secretScopes} publishableScopes={publishableScopes} />
+          <MintForm secretScopes={secretScopes} publishableScopes={publishableScopes} plan={plan} />
         </Layout.Section>
         <Layout.Section>
-          <BlockStack gap="300">
-            <Text as="h2" variant="headingMd">
-              Keys
-            </Text>
-            {keys.length === 0 ? (
-              <Card>
-                <Text as="p">No keys yet.</Text>
-              </Card>
-            ) : (
-              <ul aria-label="API keys" style={{ listStyle: "none", margin: 0, padding: 0, display: "grid", gap: "12px" }}>
-                {keys.map((k) => (
-                  <li key={k.id}>
-                    <KeyCard k={k} onRevoke={setConfirm} />
-                  </li>
-                ))}
-              </ul>
-            )}
-          </BlockStack>
+          <KeysTable keys={keys} query={query} total={total} hasNext={hasNext} onRevoke={setConfirm} />
         </Layout.Section>
       </Layout>
       <ConfirmModal open={!!confirm} onClose={() => setConfirm(null)} title={`Revoke “${confirm?.name ?? ""}”?`} confirmLabel="Revoke key" onConfirm={revoke}>
-        Every request made with this key is refused at once (401 credential_revoked). This cannot be undone.
+        Every request made with this key is refused at once. This cannot be undone.
       </ConfirmModal>
     </Page>
   );

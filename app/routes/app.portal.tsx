@@ -1,13 +1,13 @@
 // Portal settings (docs/decisions/113-portal-settings.md): the reschedule window, the cancel flow
 // and the HIDE list that the Customer API's GET /config answers and customer portals obey. Saved
 // as one object; GET /config reads the same row, so a portal follows on its next load.
-import { useEffect, useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useFetcher, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Button, Checkbox, ChoiceList, FormLayout, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
 import { adminContext } from "../embedded/context.server";
 import { SectionCard } from "../embedded/section-card";
+import { refusalTitle, SaveBar, useSettingsForm } from "../embedded/settings-form";
 import { PORTAL_LIMITS, portalSettings, savePortalSettings } from "../domain/retention/portal-settings.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -48,37 +48,26 @@ const ACTION_CHOICES = [
 
 export default function PortalSettingsPage() {
   const { settings, limits } = useLoaderData<typeof loader>();
-  const fetcher = useFetcher<ActionResult>();
-  const [months, setMonths] = useState(String(settings.rescheduleMaxMonths));
-  const [offerPause, setOfferPause] = useState(settings.offerPause);
-  const [offerSkip, setOfferSkip] = useState(settings.offerSkip);
-  const [survey, setSurvey] = useState(settings.showReasonSurvey);
-  const [reasons, setReasons] = useState(settings.reasons.join("\n"));
-  const [hidden, setHidden] = useState<string[]>(settings.hiddenActions);
-  const busy = fetcher.state !== "idle";
-  const errors = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.errors : {};
-
-  useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data?.ok) window.shopify?.toast.show("Portal settings saved");
-  }, [fetcher.state, fetcher.data]);
-
-  const save = () => {
-    const form = new FormData();
-    form.set("rescheduleMaxMonths", months);
-    form.set("offerPause", String(offerPause));
-    form.set("offerSkip", String(offerSkip));
-    form.set("showReasonSurvey", String(survey));
-    form.set("reasons", reasons);
-    for (const a of hidden) form.append("hiddenActions", a);
-    fetcher.submit(form, { method: "post" });
-  };
+  const form = useSettingsForm(
+    {
+      rescheduleMaxMonths: String(settings.rescheduleMaxMonths),
+      offerPause: settings.offerPause,
+      offerSkip: settings.offerSkip,
+      showReasonSurvey: settings.showReasonSurvey,
+      reasons: settings.reasons.join("\n"),
+      hiddenActions: settings.hiddenActions as string[],
+    },
+    { savedMessage: "Portal settings saved" },
+  );
+  const { values, errors } = form;
 
   return (
     <Page title="Portal settings" subtitle="What customers can do in their subscription portal, and what the cancel flow offers before they leave.">
+      <SaveBar id="portal-settings-save-bar" form={form} />
       <Layout>
         {Object.keys(errors).length > 0 && (
           <Layout.Section>
-            <Banner tone="critical" title="The settings were not saved">
+            <Banner tone="critical" title={refusalTitle(form)}>
               <p>Correct the fields marked below.</p>
             </Banner>
           </Layout.Section>
@@ -90,8 +79,8 @@ export default function PortalSettingsPage() {
               type="number"
               min={limits.minMonths}
               max={limits.maxMonths}
-              value={months}
-              onChange={setMonths}
+              value={values.rescheduleMaxMonths}
+              onChange={form.field("rescheduleMaxMonths")}
               autoComplete="off"
               error={errors.rescheduleMaxMonths}
               helpText={`How far ahead a customer may move the next charge: ${limits.minMonths} to ${limits.maxMonths} months. The Customer API checks every new date against it.`}
@@ -101,14 +90,14 @@ export default function PortalSettingsPage() {
         <Layout.Section>
           <SectionCard title="Cancel flow">
             <FormLayout>
-              <Checkbox label="Offer a pause instead of cancelling" checked={offerPause} onChange={setOfferPause} />
-              <Checkbox label="Offer to skip the next delivery instead of cancelling" checked={offerSkip} onChange={setOfferSkip} />
-              <Checkbox label="Ask for a reason (survey)" checked={survey} onChange={setSurvey} />
+              <Checkbox label="Offer a pause instead of cancelling" checked={values.offerPause} onChange={form.field("offerPause")} />
+              <Checkbox label="Offer to skip the next delivery instead of cancelling" checked={values.offerSkip} onChange={form.field("offerSkip")} />
+              <Checkbox label="Ask for a reason (survey)" checked={values.showReasonSurvey} onChange={form.field("showReasonSurvey")} />
               <TextField
                 label="Cancellation reasons"
                 multiline={4}
-                value={reasons}
-                onChange={setReasons}
+                value={values.reasons}
+                onChange={form.field("reasons")}
                 autoComplete="off"
                 error={errors.reasons}
                 helpText={`One per line, in the order the survey lists them; at most ${limits.maxReasons}, each up to ${limits.maxReasonLength} characters.`}
@@ -132,8 +121,8 @@ export default function PortalSettingsPage() {
                 allowMultiple
                 title="Hide these actions in the portal"
                 choices={ACTION_CHOICES}
-                selected={hidden}
-                onChange={setHidden}
+                selected={values.hiddenActions}
+                onChange={form.field("hiddenActions")}
                 error={errors.hiddenActions}
               />
             </BlockStack>
@@ -141,7 +130,7 @@ export default function PortalSettingsPage() {
         </Layout.Section>
         <Layout.Section>
           <InlineStack align="end">
-            <Button variant="primary" onClick={save} loading={busy}>
+            <Button variant="primary" onClick={form.save} loading={form.busy}>
               Save
             </Button>
           </InlineStack>

@@ -56,7 +56,7 @@ test("at 375 px a declined renewal charged by `billing run` is listed as in dunn
     await expect(app.locator("h1")).toHaveText("Billing settings");
     await expect(app.getByText("In dunning now: 1")).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 40_000 });
-  await expect(app.getByText(`Contract ${contract.id.split("/").pop()}: charge due`)).toContainText("last error CARD_DECLINED");
+  await expect(app.getByText(`Contract ${contract.id.split("/").pop()}: charge due`)).toContainText("The card was declined.");
   await expectAccessible(page);
   await expectNoHorizontalOverflow(page);
   console.expectNone();

@@ -25,7 +25,7 @@ test("upload, dry-run report, import, progress and the error file", async ({ pag
 
   await app.getByRole("button", { name: "Import 1 subscriptions" }).click();
   await expect(app.getByText("2 of 2 subscriptions done: 1 created, 0 skipped as already imported, 1 failed")).toBeVisible({ timeout: 60_000 });
-  await expect(app.getByText("done", { exact: true })).toBeVisible();
+  await expect(app.getByText("Done", { exact: true })).toBeVisible();
   const contracts = await simCall<unknown[]>(request, "GET", `/shops/${shop}/contracts`);
   expect(contracts.length).toBe(1);
 

@@ -62,14 +62,14 @@ test("a minted key works on the Admin API with exactly its scopes, shows its usa
   });
   expect(pause.body.error.code).toBe("insufficient_scope");
 
-  // its card: prefix, scopes, and the kernel's usage count (2 OK, 2 refused)
-  const card = app.getByRole("listitem").filter({ hasText: "ERP sync" });
+  // its row: prefix, scopes, and the kernel's usage count (2 OK, 2 refused)
+  const card = app.getByRole("row").filter({ hasText: "ERP sync" });
   await expect(card.getByText(key.slice(0, 31))).toBeVisible();
   await expect(card).not.toContainText(key.slice(31));
-  await expect(card.getByText("Scopes: read:subscriptions, read:analytics")).toBeVisible();
+  await expect(card.getByText("read:subscriptions, read:analytics")).toBeVisible();
   await expect(async () => {
     await navigate(page, "API keys");
-    await expect(card.getByText("Last 30 days: 4 requests · 2 4xx · 0 5xx · 0 rate-limited (429)")).toBeVisible({ timeout: 1_000 });
+    await expect(card.getByText("4 requests, 2 refused, 0 failed, 0 rate-limited")).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 15_000 });
 
   // revoke, with confirmation
@@ -109,6 +109,7 @@ test("publishable keys are minted for the storefront and refused by the Admin AP
 });
 
 test("the Risk Center lists a key that can write subscriptions", async ({ page, request }) => {
+  test.setTimeout(90_000); // mint, Risk Center and back on a loaded machine: more than the default 30 s
   const console = watchConsole(page);
   const shop = await newShop(request, "e2e-risk");
   await openApp(page, shop);

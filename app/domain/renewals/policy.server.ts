@@ -21,11 +21,22 @@ export const POLICY_LIMITS = { maxRetries: 10, maxRetryDay: 60, maxReminderDays:
 
 export const BillingPolicySchema = z.object({
   retryDays: z
-    .array(z.number().int().min(1, "retry days start at 1").max(POLICY_LIMITS.maxRetryDay, `retry days end at ${POLICY_LIMITS.maxRetryDay}`))
+    // Messages in words: the page shows them on the field (never the validator's own).
+    .array(
+      z
+        .number({ error: "write whole days separated by commas, such as 1, 3, 7" })
+        .int("write whole days separated by commas, such as 1, 3, 7")
+        .min(1, "retry days start at 1")
+        .max(POLICY_LIMITS.maxRetryDay, `retry days end at ${POLICY_LIMITS.maxRetryDay}`),
+    )
     .max(POLICY_LIMITS.maxRetries, `at most ${POLICY_LIMITS.maxRetries} retries`)
     .refine((days) => days.every((d, i) => i === 0 || d > days[i - 1]), "retry days must be strictly ascending"),
-  finalAction: z.enum(["PAUSE", "CANCEL"]),
-  reminderDays: z.number().int().min(0).max(POLICY_LIMITS.maxReminderDays, `at most ${POLICY_LIMITS.maxReminderDays} days`),
+  finalAction: z.enum(["PAUSE", "CANCEL"], { error: "choose whether to pause or cancel" }),
+  reminderDays: z
+    .number({ error: "enter a whole number of days, 0 to turn reminders off" })
+    .int("enter a whole number of days, 0 to turn reminders off")
+    .min(0, "enter a whole number of days, 0 to turn reminders off")
+    .max(POLICY_LIMITS.maxReminderDays, `at most ${POLICY_LIMITS.maxReminderDays} days`),
 });
 
 export async function billingPolicy(shopId: string): Promise<BillingPolicy> {

@@ -1,8 +1,8 @@
 // The merchant's portal settings (docs/decisions/113-portal-settings.md): the reschedule window,
 // the cancel flow and the HIDE list, edited on the Portal settings page and read back, unchanged,
 // by the Customer API's GET /config (portalConfigFor in shop/shops.server.ts reads the same row).
-// The allowed origins on that row belong to the API keys page's headless settings and are never
-// touched here.
+// The allowed origins on that row belong to the Storefront access page
+// (docs/decisions/132-allowed-origins.md) and are never touched here.
 import { z } from "zod";
 import { prisma } from "../../db.server";
 import { PORTAL_ACTIONS } from "../shop/shops.server";

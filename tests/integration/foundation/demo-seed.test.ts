@@ -129,6 +129,16 @@ describe("demo seed", () => {
     expect(await prisma.storefrontMetafield.count({ where: { shopId: demo.id } })).toBe(written.length);
   });
 
+  it("allows the app's own origin on every demo shop, so the example portal it serves may call the Customer API", async () => {
+    const { env } = await import("../../../app/env.server");
+    const appOrigin = new URL(env().SHOPIFY_APP_URL).origin;
+    for (const domain of ["demo-shop.myshopify.com", "other-shop.myshopify.com", "free-shop.myshopify.com"]) {
+      const s = await shop(domain);
+      const config = await prisma.portalConfig.findUniqueOrThrow({ where: { shopId: s.id } });
+      expect(config.allowedOrigins, domain).toContain(appOrigin);
+    }
+  });
+
   it("is idempotent: a second run changes nothing", async () => {
     const counts = async () => ({
       contracts: await prisma.contract.count(),
