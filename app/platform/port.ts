@@ -3,6 +3,7 @@
 // Admin GraphQL requests (answered by the simulator in dev and tests, by Shopify in production).
 // Every method throws PlatformError (app/platform/errors.ts) on failure; none returns partial work.
 import type { PlatformError } from "./errors";
+import type { ShippingAddressInput } from "./graphql/draft-update";
 
 export type ContractStatus = "ACTIVE" | "PAUSED" | "CANCELLED" | "EXPIRED" | "FAILED" | "STALE";
 export type BillingInterval = "DAY" | "WEEK" | "MONTH" | "YEAR";
@@ -292,6 +293,8 @@ export interface ShopifyPort {
     lineGid: string,
     change: { quantity?: number; variantId?: string; customAttributes?: { key: string; value: string }[] },
   ): Promise<PlatformLine>;
+  /** Draft → delivery method's shipping address → commit (a gift's claim); a refusal changes nothing. */
+  setShippingAddress(gid: string, address: ShippingAddressInput): Promise<PlatformContract>;
   /** Null for contracts without a vaulted method (manual / invoice billing). */
   getPaymentMethod(contractGid: string): Promise<PlatformPaymentMethod | null>;
   sendPaymentMethodUpdateEmail(paymentMethodGid: string): Promise<void>;
