@@ -3,7 +3,6 @@
 // Admin GraphQL requests (answered by the simulator in dev and tests, by Shopify in production).
 // Every method throws PlatformError (app/platform/errors.ts) on failure; none returns partial work.
 import type { PlatformError } from "./errors";
-import type { ShippingAddressInput } from "./graphql/draft-update";
 
 export type ContractStatus = "ACTIVE" | "PAUSED" | "CANCELLED" | "EXPIRED" | "FAILED" | "STALE";
 export type BillingInterval = "DAY" | "WEEK" | "MONTH" | "YEAR";
@@ -158,6 +157,18 @@ export interface PlatformShop {
   partnerDevelopment: boolean;
   /** The shop's IANA time zone: the calendar plan anchors count in. */
   ianaTimezone: string;
+}
+
+/** A delivery address as the app writes it (MailingAddressInput, with ISO codes). */
+export interface ShippingAddressInput {
+  firstName: string;
+  lastName: string;
+  address1: string;
+  address2: string | null;
+  city: string;
+  provinceCode: string | null;
+  countryCode: string;
+  zip: string;
 }
 
 export interface PlatformAddress {

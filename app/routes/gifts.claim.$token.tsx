@@ -77,7 +77,9 @@ function claimPage(view: ClaimView, csrf: string, values: Record<string, string>
     const err = errors[name];
     return `<div><label for="${id}">${esc(LABELS[name])}</label><input id="${id}" name="${name}" autocomplete="${autocomplete}" value="${esc(values[name] ?? "")}"${name === "address2" || name === "provinceCode" ? "" : " required"}${err ? ` aria-invalid="true" aria-describedby="${id}-e"` : hint ? ` aria-describedby="${id}-h"` : ""}>${err ? `<p class="error" id="${id}-e">${esc(err)}</p>` : hint ? `<p class="hint" id="${id}-h">${esc(hint)}</p>` : ""}</div>`;
   };
-  const when = view.nextDelivery ? `Your first delivery follows the subscription's schedule: the next one is on <strong>${esc(dateIn(view.nextDelivery, view.timeZone))}</strong>.` : "";
+  const when = view.nextDelivery
+    ? `Your first delivery follows the subscription's schedule: the next one is on <strong>${esc(dateIn(view.nextDelivery, view.timeZone))}</strong>.`
+    : "";
   const count = view.prepaidCharges ? ` It is a gift of ${view.prepaidCharges} deliveries.` : "";
   return page(
     `A gift from ${view.gifterName}`,
@@ -108,7 +110,8 @@ export async function action({ params, request }: ActionFunctionArgs) {
   const form = await request.formData();
   const cookie = cookieValue(request);
   const sent = String(form.get("csrf") ?? "");
-  const crossSite = (origin !== null && origin !== new URL(env().SHOPIFY_APP_URL).origin && origin !== new URL(request.url).origin) || !cookie || !same(cookie, sent);
+  const crossSite =
+    (origin !== null && origin !== new URL(env().SHOPIFY_APP_URL).origin && origin !== new URL(request.url).origin) || !cookie || !same(cookie, sent);
   const view = await claimView(token);
   if (!view) return gone();
   if (crossSite) return claimPage(view, cookie ?? randomBytes(24).toString("base64url"), {}, {}, "Please submit the form again from this page.", 403);

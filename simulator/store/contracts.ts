@@ -302,7 +302,11 @@ export function updateDraftLine(
  * subscriptionDraftUpdate, as far as the app uses it: deliveryMethod.shipping.address. Shopify
  * refuses a shipping address without its street, city or country (INVALID on the field).
  */
-export function updateDraft(shop: ShopState, draftId: unknown, input: { deliveryMethod?: { shipping?: { address?: MailingAddressRaw | null } | null } | null } | undefined): Outcome<Draft> {
+export function updateDraft(
+  shop: ShopState,
+  draftId: unknown,
+  input: { deliveryMethod?: { shipping?: { address?: MailingAddressRaw | null } | null } | null } | undefined,
+): Outcome<Draft> {
   const draft = typeof draftId === "string" ? shop.drafts[draftId] : undefined;
   if (!draft) return refuse("Draft does not exist", ["draftId"]);
   const address = input?.deliveryMethod?.shipping?.address;

@@ -65,7 +65,11 @@ export const claimAddress = z.object({
   firstName: line(100),
   lastName: line(100),
   address1: line(200),
-  address2: z.string().trim().max(200).transform((v) => v || null),
+  address2: z
+    .string()
+    .trim()
+    .max(200)
+    .transform((v) => v || null),
   city: line(100),
   provinceCode: z
     .string()

@@ -35,9 +35,15 @@ export async function giftSettings(shopId: string, db: Tx | typeof prisma = pris
 
 const dateIn = (d: Date, timeZone: string) => new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone }).format(d);
 
-type GiftWithContract = Gift & { contract: { contractGid: string; customerGid: string; productTitle: string | null } | null; shop: { domain: string; ianaTimezone: string } };
+type GiftWithContract = Gift & {
+  contract: { contractGid: string; customerGid: string; productTitle: string | null } | null;
+  shop: { domain: string; ianaTimezone: string };
+};
 
-const WITH_CONTRACT = { contract: { select: { contractGid: true, customerGid: true, productTitle: true } }, shop: { select: { domain: true, ianaTimezone: true } } } as const;
+const WITH_CONTRACT = {
+  contract: { select: { contractGid: true, customerGid: true, productTitle: true } },
+  shop: { select: { domain: true, ianaTimezone: true } },
+} as const;
 
 /**
  * Queues the claim e-mail and marks the gift sent, in one transaction: a new outbox row (the n-th
@@ -190,16 +196,19 @@ export async function resendGift(shopId: string, giftId: string, newEmail?: stri
   const email = newEmail?.trim().toLowerCase() || null;
   if (email && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) return { ok: false, reason: "invalid_email" };
   type Outcome = { ok: false; reason: ResendRefusal } | { ok: true; mail: Queued | null; published: Published[] };
-  const outcome = await audited<Outcome>({ shopId, action: "gift.resend", target: { type: "gift", id: giftId } }, async (tx): Promise<AuditedChange<Outcome>> => {
-    const g = await tx.gift.findFirst({ where: { id: giftId, shopId }, include: WITH_CONTRACT });
-    if (!g) return { result: { ok: false, reason: "not_found" }, changes: {} };
-    if (g.status === "CLAIMED" || g.status === "ENDED") return { result: { ok: false, reason: "claimed" }, changes: {} };
-    const changed = !!email && email !== g.recipientEmail;
-    if (changed) await tx.gift.update({ where: { id: g.id }, data: { recipientEmail: email } });
-    const sent = await sendClaim(tx, { ...g, recipientEmail: email ?? g.recipientEmail }, new Date());
-    // E-mail addresses stay out of the trail: it says whether the address changed, not what to.
-    return { result: { ok: true, ...sent }, changes: { recipient_email_changed: { before: false, after: changed } } };
-  });
+  const outcome = await audited<Outcome>(
+    { shopId, action: "gift.resend", target: { type: "gift", id: giftId } },
+    async (tx): Promise<AuditedChange<Outcome>> => {
+      const g = await tx.gift.findFirst({ where: { id: giftId, shopId }, include: WITH_CONTRACT });
+      if (!g) return { result: { ok: false, reason: "not_found" }, changes: {} };
+      if (g.status === "CLAIMED" || g.status === "ENDED") return { result: { ok: false, reason: "claimed" }, changes: {} };
+      const changed = !!email && email !== g.recipientEmail;
+      if (changed) await tx.gift.update({ where: { id: g.id }, data: { recipientEmail: email } });
+      const sent = await sendClaim(tx, { ...g, recipientEmail: email ?? g.recipientEmail }, new Date());
+      // E-mail addresses stay out of the trail: it says whether the address changed, not what to.
+      return { result: { ok: true, ...sent }, changes: { recipient_email_changed: { before: false, after: changed } } };
+    },
+  );
   if (!outcome.ok) return outcome;
   await dispatchDeliveries(outcome.published);
   await dispatchMail([outcome.mail]);

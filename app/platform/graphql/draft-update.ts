@@ -3,6 +3,7 @@
 // docs/decisions/136-gift-lifecycle.md). MailingAddressInput takes ISO codes (countryCode,
 // provinceCode): the names `country` and `province` are deprecated in the targeted version.
 import { assertNoUserErrors, PlatformError } from "../errors";
+import type { ShippingAddressInput } from "../port";
 import type { GqlUserError } from "./contract-fields";
 
 export const DRAFT_UPDATE = /* GraphQL */ `
@@ -19,17 +20,6 @@ export const DRAFT_UPDATE = /* GraphQL */ `
     }
   }
 `;
-
-export interface ShippingAddressInput {
-  firstName: string;
-  lastName: string;
-  address1: string;
-  address2: string | null;
-  city: string;
-  provinceCode: string | null;
-  countryCode: string;
-  zip: string;
-}
 
 export interface DraftUpdateResult {
   subscriptionDraftUpdate: { draft: { id: string } | null; userErrors: GqlUserError[] };

@@ -7,7 +7,8 @@
 // (gift.expired) and a bounce told to the gifter, corrected and resent. The token is nowhere in
 // the database; no gift event carries a name, an e-mail or an address.
 import { prisma } from "../../../app/db.server";
-import { createPlanGroup, type PlanGroupForm } from "../../../app/domain/catalog/plan-builder.server";
+import { createPlanGroup } from "../../../app/domain/catalog/plan-builder.server";
+import type { PlanGroupForm } from "../../../app/domain/catalog/plan-form";
 import { resendGift, runGiftSweep, saveGiftSettings } from "../../../app/domain/gifts/delivery.server";
 import { runBilling } from "../../../app/domain/renewals/charge.server";
 import { fixedClock } from "../../../app/domain/renewals/clock.server";
@@ -93,7 +94,16 @@ async function tablesHolding(needle: string): Promise<string[]> {
   return found;
 }
 
-const FORM = { firstName: "Grace", lastName: "Hopper", address1: "12 Harbour Road", address2: "", city: "Halifax", provinceCode: "NS", countryCode: "CA", zip: "B3H 1A1" };
+const FORM = {
+  firstName: "Grace",
+  lastName: "Hopper",
+  address1: "12 Harbour Road",
+  address2: "",
+  city: "Halifax",
+  provinceCode: "NS",
+  countryCode: "CA",
+  zip: "B3H 1A1",
+};
 
 async function post(url: string, fields: Record<string, string>, cookie: string | null, origin?: string) {
   return fetch(url, {
@@ -115,7 +125,14 @@ describe("gift subscriptions", () => {
       _gift_send_on: "2026-12-01",
     });
     stack.sim.core.now = () => new Date();
-    expect(gift).toMatchObject({ kind: "PREPAID", status: "PENDING", prepaidCharges: 2, chargesRun: 1, recipientEmail: "grace@example.com", gifterEmail: "ada@example.com" });
+    expect(gift).toMatchObject({
+      kind: "PREPAID",
+      status: "PENDING",
+      prepaidCharges: 2,
+      chargesRun: 1,
+      recipientEmail: "grace@example.com",
+      gifterEmail: "ada@example.com",
+    });
     // 09:00 on the chosen day in the shop's zone (UTC here).
     expect(gift.sendAt).toEqual(new Date("2026-12-01T09:00:00Z"));
     // The contract stays the gifter's.
@@ -160,7 +177,15 @@ describe("gift subscriptions", () => {
       "GET",
       `${stack.control.shop(s.domain)}/contracts/${encodeURIComponent(contractGid)}`,
     );
-    expect(simAfter.deliveryAddress).toMatchObject({ firstName: "Grace", lastName: "Hopper", address1: "12 Harbour Road", city: "Halifax", province: "NS", country: "CA", zip: "B3H 1A1" });
+    expect(simAfter.deliveryAddress).toMatchObject({
+      firstName: "Grace",
+      lastName: "Hopper",
+      address1: "12 Harbour Road",
+      city: "Halifax",
+      province: "NS",
+      country: "CA",
+      zip: "B3H 1A1",
+    });
 
     // Used and unknown tokens: the same page, the same status; a second POST changes nothing.
     const used = await fetch(url);
@@ -200,7 +225,9 @@ describe("gift subscriptions", () => {
         body: JSON.stringify({ email: "ada@example.com", first_name: "Ada", last_name: "Lovelace" }),
       });
       const contractGid = ((await paid.json()) as { contract_ids: string[] }).contract_ids[0];
-      await stack.settled(s.domain, () => prisma.event.findFirst({ where: { shopId: s.shopId, type: "subscription.created", data: { path: ["contract_id"], equals: contractGid } } }));
+      await stack.settled(s.domain, () =>
+        prisma.event.findFirst({ where: { shopId: s.shopId, type: "subscription.created", data: { path: ["contract_id"], equals: contractGid } } }),
+      );
     }
     expect(await prisma.gift.count({ where: { shopId: s.shopId } })).toBe(0);
     expect(await giftEvents(s.shopId)).toEqual([]);
@@ -216,7 +243,11 @@ describe("gift subscriptions", () => {
     expect(await runGiftSweep({ shopId: s.shopId, now: new Date(now + 6 * 86_400_000) })).toMatchObject({ expired: 0 });
     expect(await runGiftSweep({ shopId: s.shopId, now: new Date(now + 8 * 86_400_000) })).toMatchObject({ expired: 1 });
     expect(await prisma.gift.findUniqueOrThrow({ where: { id: gift.id } })).toMatchObject({ status: "EXPIRED", expiryAction: "paused" });
-    const sim = () => stack.control.call<{ status: string; deliveryAddress: { city: string } }>("GET", `${stack.control.shop(s.domain)}/contracts/${encodeURIComponent(contractGid)}`);
+    const sim = () =>
+      stack.control.call<{ status: string; deliveryAddress: { city: string } }>(
+        "GET",
+        `${stack.control.shop(s.domain)}/contracts/${encodeURIComponent(contractGid)}`,
+      );
     expect((await sim()).status).toBe("PAUSED");
     const expired = (await giftEvents(s.shopId)).find((e) => e.type === "gift.expired")!;
     expect(Object.keys(expired.data as object).sort()).toEqual(["expired_at", "gift_id"]);
@@ -250,7 +281,11 @@ describe("gift subscriptions", () => {
     expect(await resendGift(s.shopId, gift.id, "somebody@example.com")).toEqual({ ok: true });
     const [resent] = await waitForMail(box, "somebody@example.com");
     expect(resent.text).toContain("/gifts/claim/");
-    expect(await prisma.gift.findUniqueOrThrow({ where: { id: gift.id } })).toMatchObject({ recipientEmail: "somebody@example.com", bouncedAt: null, sendCount: 2 });
+    expect(await prisma.gift.findUniqueOrThrow({ where: { id: gift.id } })).toMatchObject({
+      recipientEmail: "somebody@example.com",
+      bouncedAt: null,
+      sendCount: 2,
+    });
     expect(await mailTo(box, "nobody@example.com")).toEqual([]);
     // Another shop cannot resend it.
     const other = await stack.installShop();
