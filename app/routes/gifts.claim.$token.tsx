@@ -34,7 +34,7 @@ blockquote{margin:.5rem 0;padding:.5rem .75rem;border-left:4px solid #8c9196;bac
       "Cache-Control": "no-store",
       "Referrer-Policy": "no-referrer",
       "X-Robots-Tag": "noindex",
-      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      "Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
       ...headers,
     },
   });
