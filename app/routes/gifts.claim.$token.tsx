@@ -4,7 +4,7 @@
 //   GET  shows the page and changes nothing (mail scanners prefetch links).
 //   POST claims, once. Cross-site posts are refused: the form carries a random value that must
 //        equal the SameSite=Strict cookie the GET set (double submit, compared in constant time),
-//        and a browser's Origin, when sent, must be this app's.
+//        and a browser's Origin, when it names one, must be this app's.
 // An unknown, used or expired token gets the same page with the same status. The token is in the
 // path only; the answer forbids caching and referrers, and nothing here logs the URL.
 import { randomBytes, timingSafeEqual } from "node:crypto";
@@ -110,8 +110,10 @@ export async function action({ params, request }: ActionFunctionArgs) {
   const form = await request.formData();
   const cookie = cookieValue(request);
   const sent = String(form.get("csrf") ?? "");
-  const crossSite =
-    (origin !== null && origin !== new URL(env().SHOPIFY_APP_URL).origin && origin !== new URL(request.url).origin) || !cookie || !same(cookie, sent);
+  // The page's no-referrer policy makes Chromium send `Origin: null` with the form: the cookie,
+  // which a cross-site request never carries (SameSite=Strict), is what decides then.
+  const foreignOrigin = origin !== null && origin !== "null" && origin !== new URL(env().SHOPIFY_APP_URL).origin && origin !== new URL(request.url).origin;
+  const crossSite = foreignOrigin || !cookie || !same(cookie, sent);
   const view = await claimView(token);
   if (!view) return gone();
   if (crossSite) return claimPage(view, cookie ?? randomBytes(24).toString("base64url"), {}, {}, "Please submit the form again from this page.", 403);
