@@ -85,6 +85,12 @@ export const COMMANDS: Record<string, Command> = {
     details: `  --shop DOMAIN      the shop's myshopify domain
   --at ISO           run as if the clock read this time (default now)`,
   },
+  "gifts run": {
+    usage: "gifts run --shop DOMAIN [--at ISO-8601]",
+    summary: "one pass of the gift sweep: claim e-mails due, bounces to tell, unclaimed gifts to expire (docs/decisions/136)",
+    details: `  --shop DOMAIN      the shop's myshopify domain
+  --at ISO           run as if the clock read this time (default now)`,
+  },
   import: {
     usage: "import --shop DOMAIN --file FILE [--dry-run]",
     summary: "migration import of a CSV or JSONL file in the migration export's format (docs/decisions/085)",
@@ -300,6 +306,12 @@ async function main(argv: string[]): Promise<string> {
         const { runBilling } = await import("../app/domain/renewals/charge.server");
         const { fixedClock } = await import("../app/domain/renewals/clock.server");
         return print(await runBilling(need("shop"), { clock: fixedClock(at) }));
+      }
+      case "gifts run": {
+        const at = values.at ? new Date(values.at) : new Date();
+        if (Number.isNaN(at.getTime())) throw new UsageError(`--at is not an ISO 8601 timestamp: ${values.at}`);
+        const { runGiftSweep } = await import("../app/domain/gifts/delivery.server");
+        return print(await runGiftSweep({ shopId: await lifecycle.shopIdFor(need("shop")), now: at }));
       }
       case "import":
         return print(await importFile(await lifecycle.shopIdFor(need("shop")), need("file"), values["dry-run"] === true));

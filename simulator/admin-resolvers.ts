@@ -8,7 +8,7 @@ import type { SimCore } from "./core";
 import { fieldError } from "./graphql-exec";
 import { numericIdOf, type ShopState, type Outcome } from "./state";
 import { atomicCreateContract } from "./store/contract-import";
-import { commitDraft, openDraft, ownContract, setNextBillingDate, setStatus, skipBillingCycle, updateDraftLine } from "./store/contracts";
+import { commitDraft, openDraft, ownContract, setNextBillingDate, setStatus, skipBillingCycle, updateDraft, updateDraftLine } from "./store/contracts";
 import {
   addCustomerAddress,
   createCustomerViaApi,
@@ -220,6 +220,12 @@ export const MUTATION: Record<string, RootResolver> = {
       lineUpdated: gqlLine(line, shop.contracts[draft.contractId]?.currencyCode ?? shop.currencyCode),
     }),
     ["draft", "lineUpdated"],
+  ),
+
+  subscriptionDraftUpdate: mutation(
+    (a, { shop }) => updateDraft(shop, a.draftId, a.input),
+    (draft) => ({ draft: { __typename: "SubscriptionDraft", id: draft.id } }),
+    ["draft"],
   ),
 
   subscriptionDraftCommit: mutation(

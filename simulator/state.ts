@@ -71,6 +71,8 @@ export interface Draft {
   baseRevisionId: number;
   lines: Line[];
   createdAt: string;
+  /** subscriptionDraftUpdate's deliveryMethod.shipping.address, applied by the commit. */
+  deliveryAddress?: Address;
 }
 
 export type PaymentInstrument =

@@ -7,6 +7,7 @@ import type { SimCore } from "./core";
 import type { HttpAnswer } from "./http-answer";
 import type { ShopState } from "./state";
 import { checkout, type CartLine } from "./store/checkout";
+import { renderAppBlock } from "./theme-app-blocks";
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const page = (title: string, body: string, status = 200): HttpAnswer => ({
@@ -38,12 +39,15 @@ function productPage(shop: ShopState, base: string, numericId: string): HttpAnsw
 <fieldset><legend>Purchase options</legend><label><input type="radio" name="selling_plan" value="" checked> One-time purchase</label>${options}</fieldset>
 <label for="quantity">Quantity</label><input id="quantity" name="quantity" type="number" min="1" value="1">
 <label for="note">Note for this line (optional)</label><input id="note" name="note">
-<p><button type="submit">Add to cart</button></p></form></main>
+<p><button type="submit">Add to cart</button></p></form>${groups.some((g) => g.app === "self") ? renderAppBlock("gift", "product-form") : ""}</main>
 <script>
 document.getElementById("product-form").addEventListener("submit", async function (e) {
   e.preventDefault();
   var f = new FormData(e.target);
-  var item = { id: f.get("id"), quantity: Number(f.get("quantity")), selling_plan: f.get("selling_plan") || null, properties: f.get("note") ? { Note: f.get("note") } : {} };
+  // Like a theme's product form: every non-empty properties[Name] field (app blocks' too) is a line property.
+  var properties = f.get("note") ? { Note: f.get("note") } : {};
+  f.forEach(function (v, k) { var m = /^properties\\[(.+)\\]$/.exec(k); if (m && v) properties[m[1]] = v; });
+  var item = { id: f.get("id"), quantity: Number(f.get("quantity")), selling_plan: f.get("selling_plan") || null, properties: properties };
   var res = await fetch(${JSON.stringify(`${base}/cart/add.js`)}, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ items: [item] }) });
   if (res.ok) location.assign(${JSON.stringify(`${base}/cart`)});
 });

@@ -5,6 +5,7 @@ import { prisma } from "../app/db.server";
 import { reconcileShop, syncContractFromWebhook } from "../app/domain/subscriptions/mirror.server";
 import { customerDataReport, redactCustomer, redactShop } from "../app/domain/shop/lifecycle.server";
 import { runDailySweep } from "../app/domain/housekeeping/daily-sweep.server";
+import { runGiftSweep } from "../app/domain/gifts/delivery.server";
 import { syncSellingPlanGroup, syncStorefrontMetafields } from "../app/domain/storefront/sync.server";
 import { renderExport } from "../app/domain/exports/render.server";
 import { requeueLostExports } from "../app/domain/exports/sweep.server";
@@ -84,6 +85,8 @@ export const PROCESSORS: Processors = {
       for (const s of shops) queued += await queueBoxReminders(s.domain);
       return { shops: shops.length, queued };
     },
+    // Gifts: claim e-mails due, bounces to tell the gifter, unclaimed windows to close (docs/decisions/136).
+    "gifts-tick": () => runGiftSweep(),
     // The selection cutoff: one job per shop with a build-a-box bundle, each idempotent (docs/decisions/106).
     "box-cutoff-tick": () => queueBoxCutoffs(),
     "box-cutoff": (job) => runBoxCutoff(job.data.domain),
@@ -125,5 +128,6 @@ export const SCHEDULES = [
   { queue: QUEUES.sweeps, id: "card-expiry", pattern: "0 9 * * *", name: "card-expiry" },
   { queue: QUEUES.sweeps, id: "box-reminder", pattern: "0 9 * * *", name: "box-reminder" },
   { queue: QUEUES.sweeps, id: "box-cutoff-tick", pattern: "20 * * * *", name: "box-cutoff-tick" },
+  { queue: QUEUES.sweeps, id: "gifts-tick", pattern: "*/5 * * * *", name: "gifts-tick" },
   { queue: QUEUES.billing, id: "billing-tick", pattern: env().BILLING_CRON, name: "billing-tick" },
 ] as const;

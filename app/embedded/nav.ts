@@ -15,6 +15,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { label: "Plans", href: "/app/plans" },
   { label: "Bundles", href: "/app/bundles" },
   { label: "Mix & Match", href: "/app/mixmatch" },
+  { label: "Gifts", href: "/app/gifts" },
   { label: "API keys", href: "/app/keys" },
   { label: "Webhooks", href: "/app/webhooks" },
   { label: "Audit log", href: "/app/audit" },

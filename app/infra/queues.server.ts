@@ -54,6 +54,8 @@ export interface QueueJobs {
     /** Hourly: one box-cutoff job per shop with a build-a-box bundle (docs/decisions/106). */
     "box-cutoff-tick": NoData;
     "box-cutoff": ShopRef;
+    /** Every five minutes: due gift e-mails, bounces, expiries (docs/decisions/136). */
+    "gifts-tick": NoData;
   };
   /** Export jobs: one BullMQ job per export, its id the export's id (docs/decisions/057). */
   exports: {

@@ -159,6 +159,18 @@ export interface PlatformShop {
   ianaTimezone: string;
 }
 
+/** A delivery address as the app writes it (MailingAddressInput, with ISO codes). */
+export interface ShippingAddressInput {
+  firstName: string;
+  lastName: string;
+  address1: string;
+  address2: string | null;
+  city: string;
+  provinceCode: string | null;
+  countryCode: string;
+  zip: string;
+}
+
 export interface PlatformAddress {
   firstName: string | null;
   lastName: string | null;
@@ -292,6 +304,8 @@ export interface ShopifyPort {
     lineGid: string,
     change: { quantity?: number; variantId?: string; customAttributes?: { key: string; value: string }[] },
   ): Promise<PlatformLine>;
+  /** Draft → delivery method's shipping address → commit (a gift's claim); a refusal changes nothing. */
+  setShippingAddress(gid: string, address: ShippingAddressInput): Promise<PlatformContract>;
   /** Null for contracts without a vaulted method (manual / invoice billing). */
   getPaymentMethod(contractGid: string): Promise<PlatformPaymentMethod | null>;
   sendPaymentMethodUpdateEmail(paymentMethodGid: string): Promise<void>;

@@ -269,6 +269,17 @@ ${EVENT_TYPES.map(
       .join(", ")}`,
 ).join("\n")}
 
+<a id="gifts"></a>
+
+# Gifts
+
+A shopper gives a subscription with the theme's gift block on a plan the merchant made giftable: the recipient's name and e-mail, a message and a send day travel as line properties onto the contract line's custom attributes. The contract stays the gifter's (Shopify refuses a payment method of another customer); the recipient gives an address, never a card. **prepaid** gifts end after the plan's maximum number of orders (the checkout pays the first); **recurring** gifts keep charging the gifter.
+
+- **Statuses**: \`pending\` (bought, the claim e-mail not yet sent), \`sent\` (the claim e-mail went out; the link works), \`claimed\`, \`expired\` (nobody claimed within the merchant's window: the subscription ships to the gifter's address or is paused, as the merchant chose), \`ended\` (a prepaid gift's final charge ran).
+- **The claim e-mail** goes out at 09:00 in the shop's time zone on the chosen day (at once without one), through the customer e-mail path. A bounce is told to the gifter by e-mail and flagged on the Gifts page, where the merchant corrects the address and resends (a new link; the old one stops working).
+- **The claim page** \`/gifts/claim/<token>\`: opening it changes nothing; the page's form (POST, same-site only) claims once and sets the contract's delivery address. An unknown, used or expired link gets the same page (404). The token is single-use, stored only as a hash, and returned by no API at any scope, export or webhook.
+- **Events** carry ids, statuses and times only, never a name, an e-mail, a message or an address: \`gift.created\` \`{ gift_id, kind, status, contract_id }\`; \`gift.sent\` \`{ gift_id, sent_at }\` (one per send, resends included); \`gift.claimed\` \`{ gift_id, contract_id, claimed_at }\`; \`gift.expired\` \`{ gift_id, expired_at }\` (when the window closed); \`gift.ended\` \`{ gift_id, contract_id, ended_at }\`.
+
 # Verifying webhook signatures
 
 \`X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">\`, keyed with the endpoint's \`whsec_\` secret. Verify against the raw bytes, timing-safe, within 5 minutes; ignore versions you do not understand.

@@ -19,4 +19,6 @@ export const NOTIFICATION_EVENT_NAMES = [
   "subscription_skipped",
   "subscription_cancelled",
   "winback_offer",
+  "gift_claim",
+  "gift_bounced",
 ] as const;

@@ -2092,7 +2092,7 @@ export interface operations {
         cursor?: string;
         /** @description gid://shopify/Customer/<number> */
         customer_id?: string;
-        /** @description notification event name: renewal_reminder, order_confirmation, shipping_confirmation, box_menu_published, box_reminder, payment_failed, payment_failed_final, payment_method_expiring, subscription_paused, subscription_resumed, subscription_skipped, subscription_cancelled, winback_offer */
+        /** @description notification event name: renewal_reminder, order_confirmation, shipping_confirmation, box_menu_published, box_reminder, payment_failed, payment_failed_final, payment_method_expiring, subscription_paused, subscription_resumed, subscription_skipped, subscription_cancelled, winback_offer, gift_claim, gift_bounced */
         event?: string;
         /** @description Page size: default 50, maximum 250 (larger values are clamped) */
         limit?: string;

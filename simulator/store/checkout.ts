@@ -164,6 +164,8 @@ export function checkout(state: SimState, shop: ShopState, input: CheckoutInput,
     if (!made.ok) return made;
     const c = made.value;
     c.originOrder = order;
+    // The checkout's shipping address becomes the contract's delivery method (the shopper's own).
+    if (customer.address) c.deliveryAddress = { ...customer.address, firstName: customer.firstName, lastName: customer.lastName };
     c.lines.forEach((line, i) => {
       line.customAttributes = Object.entries(lines[i].properties).map(([key, value]) => ({ key, value }));
     });

@@ -19,7 +19,7 @@ import {
 import { billingCycleSkipPayload, contractPayload } from "../payloads";
 import { normalizeDecimal } from "../decimal";
 import { ok, refuse } from "./outcome";
-import { createCustomer } from "./customers";
+import { createCustomer, toAddress, type MailingAddressRaw } from "./customers";
 import { createProduct } from "./shops";
 import { addInterval, cycleDate, sameDay } from "./dates";
 
@@ -298,6 +298,27 @@ export function updateDraftLine(
   return ok({ draft, line });
 }
 
+/**
+ * subscriptionDraftUpdate, as far as the app uses it: deliveryMethod.shipping.address. Shopify
+ * refuses a shipping address without its street, city or country (INVALID on the field).
+ */
+export function updateDraft(
+  shop: ShopState,
+  draftId: unknown,
+  input: { deliveryMethod?: { shipping?: { address?: MailingAddressRaw | null } | null } | null } | undefined,
+): Outcome<Draft> {
+  const draft = typeof draftId === "string" ? shop.drafts[draftId] : undefined;
+  if (!draft) return refuse("Draft does not exist", ["draftId"]);
+  const address = input?.deliveryMethod?.shipping?.address;
+  if (address) {
+    for (const field of ["address1", "city", "countryCode"] as const) {
+      if (!address[field]) return refuse(`${field} can't be blank`, ["input", "deliveryMethod", "shipping", "address", field], "INVALID");
+    }
+    draft.deliveryAddress = toAddress(address);
+  }
+  return ok(draft);
+}
+
 export function commitDraft(shop: ShopState, draftId: unknown, now: Date): Outcome<Contract> {
   const draft = typeof draftId === "string" ? shop.drafts[draftId] : undefined;
   if (!draft) return refuse("Draft does not exist", ["draftId"]);
@@ -309,6 +330,7 @@ export function commitDraft(shop: ShopState, draftId: unknown, now: Date): Outco
   }
   if (TERMINAL.includes(c.status)) return refuse("Contract is no longer active", null);
   c.lines = draft.lines;
+  if (draft.deliveryAddress) c.deliveryAddress = draft.deliveryAddress;
   delete shop.drafts[draft.id];
   return ok(c, touch(c, now));
 }

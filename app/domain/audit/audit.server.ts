@@ -13,7 +13,7 @@ import { currentActor } from "../../infra/actor.server";
 
 type Tx = Prisma.TransactionClient;
 
-export type AuditTargetType = "subscription" | "api_key" | "webhook_endpoint" | "export" | "import" | "plan" | "bundle" | "campaign" | "settings";
+export type AuditTargetType = "subscription" | "api_key" | "webhook_endpoint" | "export" | "import" | "plan" | "bundle" | "campaign" | "settings" | "gift";
 
 export interface AuditTarget {
   type: AuditTargetType;

@@ -99,6 +99,22 @@ export const MESSAGE_KINDS = [
     body: "Hello,\n\nYour subscription to {{ product_title }} (#{{ contract_number }}) is cancelled. You will not be charged again.\n\n{{ shop_name }}",
     variables: CONTRACT_VARS,
   },
+  {
+    kind: "gift_claim",
+    label: "Gift: claim your gift (to the recipient)",
+    category: "account",
+    subject: "{{ gifter_name }} sent you a gift from {{ shop_name }}",
+    body: "Hello {{ recipient_name }},\n\n{{ gifter_name }} has given you {{ product_title }}.\n\n{{ gift_message }}\n\nTell us where to send it: {{ claim_url }}\nThe link works once, until {{ claim_until }}.\n\n{{ shop_name }}",
+    variables: ["shop_name", "gifter_name", "recipient_name", "product_title", "gift_message", "claim_url", "claim_until"],
+  },
+  {
+    kind: "gift_bounced",
+    label: "Gift: the recipient's e-mail bounced (to the gifter)",
+    category: "account",
+    subject: "We couldn't deliver your gift's e-mail to {{ recipient_email }}",
+    body: "Hello,\n\nThe e-mail about your gift of {{ product_title }} could not be delivered to {{ recipient_email }}.\n\nReply to this e-mail with the right address and we will send it again.\n\n{{ shop_name }}",
+    variables: ["shop_name", "product_title", "recipient_email"],
+  },
 ] as const satisfies readonly MessageKind[];
 
 export type MessageKindName = (typeof MESSAGE_KINDS)[number]["kind"];
@@ -124,4 +140,10 @@ export const SAMPLE_VARIABLES: Record<string, string> = {
   box_title: "Treat box",
   box_period: "March 2031",
   pick_until: "March 11, 2031 at 12:00 AM",
+  gifter_name: "Ada",
+  recipient_name: "Grace",
+  gift_message: "Happy birthday!",
+  claim_url: "https://example-coffee.example/gifts/claim/sample",
+  claim_until: "April 13, 2031",
+  recipient_email: "grace@example.com",
 };

@@ -49,3 +49,12 @@ export function messageIdFor(shopId: string, idempotencyKey: string): string {
   const h = createHash("sha256").update(`${shopId}\n${idempotencyKey}`).digest("hex").slice(0, 32);
   return `<${h}@${env().MAIL_BOUNCE_DOMAIN}>`;
 }
+
+/**
+ * A gift's claim link (docs/decisions/136-gift-lifecycle.md): the token is the full HMAC of the
+ * claim e-mail's outbox row id (itself random), so it is unguessable without SERVICE_SECRET and
+ * is never stored: the sender derives it while rendering the e-mail, the gift keeps its SHA-256.
+ */
+export const giftClaimToken = (rowId: string) => createHmac("sha256", env().SERVICE_SECRET).update(`gift-claim\n${rowId}`).digest("base64url");
+export const giftClaimTokenHash = (token: string) => createHash("sha256").update(token).digest("hex");
+export const giftClaimUrl = (rowId: string) => `${env().SHOPIFY_APP_URL}/gifts/claim/${giftClaimToken(rowId)}`;

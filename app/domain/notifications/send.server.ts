@@ -24,7 +24,7 @@ import { enqueue, QUEUES } from "../../infra/queues.server";
 import { platformFor } from "../../platform/index.server";
 import { normalisePreferences } from "../customer/notification-preferences.server";
 import { isEssential, messageKind, type MailCategory } from "./catalogue";
-import { messageIdFor, unsubscribeUrl, verpAddress } from "./links.server";
+import { giftClaimUrl, messageIdFor, unsubscribeUrl, verpAddress } from "./links.server";
 import { mailJobId } from "./outbox.server";
 import { renderMessage } from "./render.server";
 import { shopMailContext, templateIn } from "./shop-context.server";
@@ -133,7 +133,9 @@ export async function sendMailRow(rowId: string): Promise<SendOutcome> {
   const template = templateIn(shop, row.event);
   let rendered;
   try {
-    rendered = renderMessage(template, row.payload, unsubscribe);
+    // A gift's claim link is derived here, never stored with the row (docs/decisions/136).
+    const vars = row.event === "gift_claim" ? { ...row.payload, claim_url: giftClaimUrl(row.id) } : row.payload;
+    rendered = renderMessage(template, vars, unsubscribe);
   } catch (err) {
     await settle(row.id, { status: "failed", reason: `template error: ${(err as Error).message}`.slice(0, 1000) });
     return "failed";

@@ -183,7 +183,7 @@ async function countGiftCharge(tx: Tx, shopId: string, contractId: string, contr
   if (!gift || gift.kind !== "PREPAID" || gift.status === "ENDED") return [];
   const chargesRun = gift.chargesRun + 1;
   const ended = gift.prepaidCharges !== null && chargesRun >= gift.prepaidCharges;
-  await tx.gift.update({ where: { id: gift.id }, data: { chargesRun, ...(ended ? { status: "ENDED" } : {}) } });
+  await tx.gift.update({ where: { id: gift.id }, data: { chargesRun, ...(ended ? { status: "ENDED", endedAt: new Date(), claimTokenHash: null } : {}) } });
   if (!ended) return [];
   const published = await publishEvent(tx, {
     shopId,

@@ -16,6 +16,8 @@ import type { EventType } from "../outbound-webhooks/catalogue";
 import { publishEvent, type Published } from "../outbound-webhooks/publish.server";
 import { dispatchMail, queueMail, type Queued } from "../notifications/outbox.server";
 import { contractVars } from "../notifications/vars.server";
+import { giftRequestOf } from "../gifts/attributes";
+import { recordGiftPurchase } from "../gifts/purchase.server";
 
 /** The customer's confirmation of a status change, queued with its announcement (docs/decisions/101). */
 const CONFIRMATIONS = {
@@ -191,11 +193,15 @@ async function noticesToAnnounce(tx: Tx, hook: ContractWebhook, announcedRevisio
  * arrives after a newer one was announced is late: it announces nothing.
  */
 export async function syncContractFromWebhook(hook: ContractWebhook): Promise<"mirrored" | "ignored"> {
-  const shop = await prisma.shop.findUnique({ where: { domain: hook.shopDomain }, select: { id: true, installState: true } });
+  const shop = await prisma.shop.findUnique({ where: { domain: hook.shopDomain }, select: { id: true, installState: true, ianaTimezone: true } });
   if (!shop || shop.installState !== "INSTALLED") return "ignored";
   const platform = await platformFor(hook.shopDomain, "reconcile");
   const contract = await platform.getContract(hook.contractGid);
   if (!contract) return "ignored"; // not ours (read_own) or gone
+  // A gift's lines carry its recipient (docs/decisions/136-gift-lifecycle.md); the gifter's name
+  // and e-mail are read once, outside the transaction, for the merchant's Gifts page.
+  const giftRequest = giftRequestOf(contract);
+  const gifter = giftRequest && contract.customerId ? ((await platform.getCustomers([contract.customerId]))[0] ?? null) : null;
 
   // The mirror, the announcements and their deliveries commit together (the outbox, decision 051).
   const mail: (Queued | null)[] = [];
@@ -232,6 +238,10 @@ export async function syncContractFromWebhook(hook: ContractWebhook): Promise<"m
         // A new contract: does Shopify's first billing date agree with the schedule engine's?
         await recordScheduleDrift(tx, shop.id, contract);
         published.push(await publishEvent(tx, { ...base, type, data: { contract_id: contractId, customer_id: row.customerGid, status: notice.status } }));
+        if (giftRequest) {
+          const purchase = { shopId: shop.id, timeZone: shop.ianaTimezone, contractRowId: row.id, contractGid: contractId, request: giftRequest, gifter };
+          published.push(...(await recordGiftPurchase(tx, { ...purchase, sellingPlanGid: contract.lines[0]?.sellingPlanId ?? null, ...base })));
+        }
       } else if (type) {
         const data = { contract_id: contractId, customer_id: row.customerGid, previous_status: status, new_status: notice.status };
         published.push(await publishEvent(tx, { ...base, type, data }));

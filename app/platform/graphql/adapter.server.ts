@@ -14,6 +14,7 @@ import { BILLING_CYCLE_SKIP, billingCycleSkipVariables, mapBillingCycleSkip, typ
 import { CONTRACT_SET_NEXT_BILLING_DATE, mapContractSetNextBillingDate, type ContractSetNextBillingDateResult } from "./contract-set-next-billing-date";
 import { CONTRACT_UPDATE, mapContractUpdate, type ContractUpdateResult } from "./contract-update";
 import { DRAFT_LINE_UPDATE, draftLineUpdateVariables, mapDraftLineUpdate, type DraftLineUpdateResult } from "./draft-line-update";
+import { DRAFT_UPDATE, draftShippingVariables, mapDraftUpdate, type DraftUpdateResult } from "./draft-update";
 import { DRAFT_COMMIT, mapDraftCommit, type DraftCommitResult } from "./draft-commit";
 import { PAYMENT_METHOD_GET, mapPaymentMethodGet, type PaymentMethodGetResult } from "./payment-method-get";
 import { PAYMENT_METHOD_SEND_UPDATE_EMAIL, mapPaymentMethodSendUpdateEmail, type PaymentMethodSendUpdateEmailResult } from "./payment-method-send-update-email";
@@ -145,6 +146,13 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
       const line = contract.lines.find((l) => l.id === lineId) ?? (change.variantId ? contract.lines.find((l) => l.variantId === change.variantId) : undefined);
       if (!line) throw new PlatformError("unavailable", `Line ${lineId} is missing from the committed contract ${contractId}`);
       return line;
+    },
+
+    async setShippingAddress(contractId, address) {
+      // Draft → delivery method → commit, as updateLine: a refusal leaves the contract unchanged.
+      const draftId = mapContractUpdate(await gql<ContractUpdateResult>(CONTRACT_UPDATE, { contractId }));
+      mapDraftUpdate(await gql<DraftUpdateResult>(DRAFT_UPDATE, draftShippingVariables(draftId, address)));
+      return mapDraftCommit(await gql<DraftCommitResult>(DRAFT_COMMIT, { draftId }));
     },
 
     async getPaymentMethod(contractId) {

@@ -302,8 +302,9 @@ describe("gifts", () => {
       message: "Hi",
       claimTokenHash: "secret-hash",
     };
-    await prisma.gift.create({ data: { ...base, kind: "RECURRING", status: "CLAIMED" } });
-    await prisma.gift.create({ data: { ...base, kind: "PREPAID", status: "SENT", prepaidCharges: 6 } });
+    // Claim token hashes are unique (docs/decisions/136-gift-lifecycle.md): one per gift.
+    await prisma.gift.create({ data: { ...base, claimTokenHash: "secret-hash-1", kind: "RECURRING", status: "CLAIMED" } });
+    await prisma.gift.create({ data: { ...base, claimTokenHash: "secret-hash-2", kind: "PREPAID", status: "SENT", prepaidCharges: 6 } });
     const plain = (await createKey({ shopId: shop.id, name: "admin test", scopes: ["read:gifts"] })).key;
     const r = await api(plain, "GET", "/gifts");
     expect(r.json.data).toHaveLength(2);

@@ -22,7 +22,7 @@ const schemaOf = (liquid: string) => JSON.parse(/{% schema %}([\s\S]*?){% endsch
 
 describe("theme app extension", () => {
   it("has one block per app metafield, reading it under the $app namespace", () => {
-    expect(blocks.map((b) => b.file).sort()).toEqual(["bundle-plan.liquid", "mix-match.liquid"]);
+    expect(blocks.map((b) => b.file).sort()).toEqual(["bundle-plan.liquid", "gift.liquid", "mix-match.liquid"]);
     for (const { namespace, key } of Object.values(STOREFRONT_METAFIELDS)) {
       expect(blocks.some((b) => b.liquid.includes(`product.metafields['${namespace}'].${key}.value`))).toBe(true);
     }

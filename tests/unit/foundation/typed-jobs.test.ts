@@ -37,6 +37,7 @@ describe("typed jobs", () => {
       | "box-reminder"
       | "box-cutoff-tick"
       | "box-cutoff"
+      | "gifts-tick"
     >();
     // Never called: these lines exist for the type checker.
     const mistakes = () => {
