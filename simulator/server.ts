@@ -103,7 +103,7 @@ export async function route(core: SimCore, req: IncomingMessage, proxy: AppProxy
   const url = new URL(req.url ?? "/", "http://simulator");
   const method = req.method ?? "GET";
   let body: unknown;
-  let raw = "";
+  let raw: string;
   try {
     raw = await readBody(req);
     body = parseBody(raw, req.headers["content-type"]);
