@@ -39,10 +39,11 @@ export async function assertShown(shopId: string, action: PortalActionName): Pro
 
 /** The customer's subscription from the mirror, checked against (shop, contract, customer): 404 or 403 otherwise. */
 export async function customerSubscription(ctx: PortalContext, contractGid: string): Promise<{ contract: OwnedContract; history: HistoryEntry[] }> {
-  const contract = await findOwnedContract(ctx.shopId, contractGid);
+  // Read together (one round trip of latency); the history is returned only to the owner.
+  const [contract, history] = await Promise.all([findOwnedContract(ctx.shopId, contractGid), subscriptionHistory(ctx.shopId, contractGid, 20)]);
   if (!contract) throw new ApiError("not_found", `No subscription ${contractGid}`);
   if (contract.customerGid !== ctx.customerId) throw new ApiError("forbidden", "This subscription belongs to another customer.");
-  return { contract, history: await subscriptionHistory(ctx.shopId, contractGid, 20) };
+  return { contract, history };
 }
 
 async function asOwner(ctx: PortalContext, contractGid: string, action: PortalActionName, write: () => Promise<WriteReceipt>): Promise<WriteReceipt> {
