@@ -99,6 +99,13 @@ export async function completeCancelFlow(ctx: PortalContext, contractGid: string
   return { outcome: "cancelled" };
 }
 
+/** Whether the contract's plan group is a build-a-box bundle's (the portal then links to its box page). */
+export async function isBuildABox(shopId: string, sellingPlanGroupGid: string | null): Promise<boolean> {
+  if (!sellingPlanGroupGid) return false;
+  const b = await prisma.bundle.findFirst({ where: { shopId, kind: "BUILD_A_BOX", group: { groupGid: sellingPlanGroupGid } }, select: { id: true } });
+  return b !== null;
+}
+
 /** The shop's row for an app proxy request: only an installed shop has a portal. */
 export async function installedShop(domain: string): Promise<{ id: string; domain: string } | null> {
   return prisma.shop.findFirst({ where: { domain, installState: "INSTALLED" }, select: { id: true, domain: true } });

@@ -11,6 +11,7 @@ import {
   completeCancelFlow,
   customerSubscription,
   installedShop,
+  isBuildABox,
   pauseForCustomer,
   resumeForCustomer,
   skipForCustomer,
@@ -28,8 +29,9 @@ import {
 } from "../../domain/customer/portal.server";
 import { getNotificationPreferences, normalisePreferences, setNotificationPreferences, NOTIFICATION_CATEGORIES } from "../../domain/customer/notification-preferences.server";
 import { portalConfigFor } from "../../domain/shop/shops.server";
+import { getCustomerBox, saveCustomerBox } from "../../domain/customer/box.server";
 import { checkFormToken, formToken, verifyProxyRequest, type ProxyIdentity } from "./proxy.server";
-import { cancelPage, detailPage, errorPage, listPage, loginPage, swapPage, type FormContext, type Notice } from "./pages.server";
+import { boxPage, cancelPage, detailPage, errorPage, listPage, loginPage, swapPage, type FormContext, type Notice } from "./pages.server";
 
 /** Shopify renders application/liquid inside the theme; the portal's answers are never cached. */
 function liquid(body: string, status = 200): Response {
@@ -95,7 +97,12 @@ async function page(ctx: PortalContext, f: FormContext, path: string, done: stri
   const rest = m[2] ?? "";
   if (rest === "") {
     const [{ contract, history }, config] = await Promise.all([customerSubscription(ctx, contractGid), portalConfigFor(ctx.shopId)]);
-    return liquid(detailPage(f, { contract, history, config, done, now: new Date() }));
+    const buildABox = await isBuildABox(ctx.shopId, contract.sellingPlanGroupGid);
+    return liquid(detailPage(f, { contract, buildABox, history, config, done, now: new Date() }));
+  }
+  if (rest === "/box") {
+    const { contract } = await customerSubscription(ctx, contractGid);
+    return liquid(boxPage(f, await getCustomerBox({ ...ctx, contractGid }), contract.productTitle ?? "your subscription", done));
   }
   if (rest === "/cancel") {
     const config = await assertShown(ctx.shopId, "cancel");
@@ -143,6 +150,17 @@ async function act(ctx: PortalContext, path: string, form: URLSearchParams): Pro
       await assertShown(ctx.shopId, "change_date");
       await rescheduleCustomerSubscription({ ...ctx, contractGid, date });
       return { to: back, notice: "rescheduled" };
+    }
+    case "/box": {
+      const items = [...form.entries()]
+        .filter(([k, v]) => /^qty_[0-9]{1,20}$/.test(k) && v !== "" && v !== "0")
+        .map(([k, v]) => {
+          if (!/^[0-9]{1,3}$/.test(v)) throw invalid("Each quantity must be a whole number from 0 to 100.");
+          return { variantId: `gid://shopify/ProductVariant/${k.slice(4)}`, quantity: Number(v) };
+        });
+      if (items.length === 0) throw invalid("Pick at least one item.");
+      await saveCustomerBox({ ...ctx, contractGid, items });
+      return { to: `${back}/box`, notice: "box" };
     }
     case "/payment-email":
       await sendPaymentUpdateEmail({ ...ctx, contractGid });

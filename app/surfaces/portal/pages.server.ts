@@ -9,6 +9,7 @@ import type { SubscriptionSummary, SwapOption } from "../../domain/customer/port
 import type { PreferencesView } from "../../domain/customer/notification-preferences.server";
 import type { PortalConfigView } from "../../domain/shop/shops.server";
 import type { SaveOffer } from "../../domain/customer/portal.server";
+import type { CustomerBox } from "../../domain/customer/box.server";
 import { formatMinor } from "../../domain/shared/money.server";
 import { addMonths } from "../../domain/shared/schedule";
 import { isHidden, type PortalActionName } from "../../domain/customer/hosted-portal.server";
@@ -44,6 +45,7 @@ export const NOTICES = {
   cancelled: "Your subscription is cancelled.",
   saved_pause: "Your subscription is paused instead of cancelled.",
   saved_skip: "Your next delivery is skipped instead of cancelling.",
+  box: "Your box for this period is saved.",
   payment_email: "We sent you an e-mail with a link to update your payment method.",
   preferences: "Your e-mail preferences are saved.",
 } as const;
@@ -92,6 +94,7 @@ ${form(f, "/preferences", `<fieldset><legend>Send me</legend>${checks}</fieldset
 
 export interface DetailInput {
   contract: OwnedContract;
+  buildABox: boolean;
   history: HistoryEntry[];
   config: PortalConfigView;
   done: string | null;
@@ -131,6 +134,7 @@ export function detailPage(f: FormContext, d: DetailInput): string {
   }
   if (active && shown("pause")) actions.push(form(f, `${path}/pause`, "", "Pause subscription"));
   if (c.status === "PAUSED" && shown("resume")) actions.push(form(f, `${path}/resume`, "", "Resume subscription"));
+  if (d.buildABox && open) actions.push(`<p><a href="${esc(f.prefix + path)}/box">Pick this period's box</a></p>`);
   if (open) actions.push(form(f, `${path}/payment-email`, "", "E-mail me a payment update link"));
   if (open && shown("cancel")) actions.push(`<p><a href="${esc(f.prefix + path)}/cancel">Cancel subscription</a></p>`);
 
@@ -199,4 +203,36 @@ export function cancelPage(f: FormContext, contract: OwnedContract, config: Port
   return wrap(`<p><a href="${esc(f.prefix + path)}">← Keep my subscription</a></p><h1>Cancel ${esc(contract.productTitle ?? "subscription")}</h1>
 ${offerForms ? `<section aria-labelledby="offer-h"><h2 id="offer-h">Before you go</h2>${offerForms}</section>` : ""}
 <section aria-labelledby="cancel-h"><h2 id="cancel-h">Cancel</h2>${form(f, `${path}/cancel`, `<input type="hidden" name="choice" value="cancel">${survey}`, "Cancel subscription")}</section>`);
+}
+
+const CLOSED: Record<string, string> = {
+  not_build_a_box: "This subscription has no box to pick.",
+  no_upcoming_charge: "There is no upcoming charge to pick a box for.",
+  menu_not_published: "This period's menu is not published yet. Come back when it is.",
+  past_cutoff: "Picking for this period has closed.",
+  subscription_inactive: "The box can be picked while the subscription is active.",
+};
+
+export function boxPage(f: FormContext, box: CustomerBox, title: string, done: string | null): string {
+  const path = `/s/${tail(box.contract_id)}`;
+  const picked = new Map((box.selection?.items ?? []).map((i) => [i.variant_id, i.quantity]));
+  const b = box.bundle;
+  const size = b && (b.box_size_min !== null || b.box_size_max !== null) ? `<p>Pick ${b.box_size_min ?? 1} to ${b.box_size_max ?? "any number of"} items.</p>` : "";
+  const current = box.selection?.items.length
+    ? `<ul>${box.selection.items.map((i) => `<li>${esc(i.product_title)}${i.variant_title ? ` (${esc(i.variant_title)})` : ""} × ${i.quantity}</li>`).join("")}</ul>`
+    : "<p>Nothing picked yet.</p>";
+  const items = (box.menu?.items ?? [])
+    .map((i) => {
+      const id = `box-${esc(tail(i.variant_id))}`;
+      return `<label for="${id}">${esc(i.product_title)}${i.variant_title ? ` · ${esc(i.variant_title)}` : ""}</label><input id="${id}" name="qty_${esc(tail(i.variant_id))}" type="number" min="0" max="100" value="${picked.get(i.variant_id) ?? 0}">`;
+    })
+    .join("");
+  const closes = box.edit_closes_at ? `<p>Picking closes ${esc(day(new Date(box.edit_closes_at)))}.</p>` : "";
+  return wrap(`<p><a href="${esc(f.prefix + path)}">← Back</a></p><h1>Your box${box.period ? ` for ${esc(box.period)}` : ""}</h1>${notice(done)}
+<section aria-labelledby="pick-h"><h2 id="pick-h">Your pick for ${esc(title)}</h2>${current}</section>
+${
+  box.editable
+    ? `<section aria-labelledby="menu-h"><h2 id="menu-h">This period's menu</h2>${size}${closes}${form(f, `${path}/box`, `<fieldset><legend>Quantities</legend>${items}</fieldset>`, "Save my box")}</section>`
+    : `<p>${esc(CLOSED[box.closed_reason ?? ""] ?? "Picking is closed.")}</p>`
+}`);
 }

@@ -235,6 +235,24 @@ describe("actions", () => {
     expect(reasons.map((r) => r.reason)).toEqual(["Too much coffee"]);
   });
 
+  it("the box pick: the page offers the period's menu, a pick is applied to the contract, a bad size is refused", async () => {
+    const box = num(s.contracts.aBox.id);
+    const detail = await (await get(`/s/${box}`)).text();
+    expect(detail).toContain(`href="${PREFIX}/s/${box}/box"`);
+    expect(await (await get(`/s/${a()}`)).text()).not.toContain("/box\"");
+    const page = await (await get(`/s/${box}/box`)).text();
+    for (const v of s.variants.menu) expect(page).toContain(`name="qty_${num(v)}"`);
+    const [cookie, brownie] = s.variants.menu.map(num);
+    const res = await post(`/s/${box}/box`, { [`qty_${cookie}`]: "2", [`qty_${brownie}`]: "1", [`qty_${num(s.variants.menu[2])}`]: "0" });
+    expect([res.status, res.headers.get("location")]).toEqual([303, `${PREFIX}/s/${box}/box?done=box`]);
+    const attrs = (await sim(s.contracts.aBox.id)).lines[0].customAttributes as { key: string; value: string }[];
+    expect(attrs.find((x) => x.key === "_box_items")?.value).toBe(`${s.variants.menu[0]}:2,${s.variants.menu[1]}:1`);
+    expect(await (await get(`/s/${box}/box`)).text()).toMatch(new RegExp(`name="qty_${cookie}" type="number" min="0" max="100" value="2"`));
+    // Five items: over the bundle's maximum of four; nothing changes.
+    expect((await post(`/s/${box}/box`, { [`qty_${cookie}`]: "5" })).status).toBe(400);
+    expect((await post(`/s/${num(s.contracts.bBox.id)}/box`, { [`qty_${cookie}`]: "2" })).status).toBe(403);
+  });
+
   it("a hidden action is absent from the page and refused when posted", async () => {
     const box = num(s.contracts.aBox.id);
     await prisma.portalConfig.update({ where: { shopId: s.shopId }, data: { hiddenActions: ["skip", "cancel"] } });
