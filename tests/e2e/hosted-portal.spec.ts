@@ -2,7 +2,7 @@
 // the shop's own host (<shop>.localhost), a demo customer logs in, opens the portal from the
 // account page and does every action the portal offers through plain forms. Each change is read
 // back from the simulator (the platform) and from the portal's own page, which renders the app's
-// mirror. The cancel flow's pause offer pauses instead and shows on the Cancellation insights
+// mirror. The box pick is saved on the contract. The cancel flow's pause offer pauses instead and shows on the Cancellation insights
 // page; a hidden action is absent; another customer's contract and forged or stale signatures
 // are refused. At 1280 and 375 px with JavaScript, and once with JavaScript disabled; no console
 // errors, no serious axe violations, no sideways scrolling at 375 px.
@@ -133,6 +133,22 @@ async function journey(page: Page, request: APIRequestContext, s: Seeded, width:
   await expect(notice(page)).toHaveText("Your e-mail preferences are saved.");
   await expect(page.getByLabel("Box menu")).not.toBeChecked();
   await expect(page.getByLabel("Order updates")).toBeChecked();
+
+  // The box pick on the build-a-box subscription: two of the menu's first item, one of the second.
+  await page.getByRole("link", { name: "Treats" }).click();
+  await page.getByRole("link", { name: "Pick this period's box" }).click();
+  await expect(page.getByRole("heading", { name: /^Your box for / })).toBeVisible();
+  await checkPage(page, width, admin);
+  const quantities = page.getByRole("group", { name: "Quantities" }).getByRole("spinbutton");
+  await quantities.nth(0).fill("2");
+  await quantities.nth(1).fill("1");
+  await page.getByRole("button", { name: "Save my box" }).click();
+  await expect(notice(page)).toHaveText("Your box for this period is saved.");
+  const boxAttrs = (await contract(request, s, s.contracts.aBox.id)).lines[0].customAttributes as { key: string; value: string }[];
+  expect(boxAttrs.find((x) => x.key === "_box_items")?.value).toMatch(/^gid:\/\/shopify\/ProductVariant\/\d+:2,gid:\/\/shopify\/ProductVariant\/\d+:1$/);
+  await expect(page.getByRole("region", { name: /Your pick for/ })).toContainText("× 2");
+  await page.getByRole("link", { name: "← Back" }).click();
+  await page.getByRole("link", { name: "← My subscriptions" }).click();
 
   // The cancel flow: the pause offer, accepted, pauses instead of cancelling.
   await page.getByRole("link", { name: "Coffee" }).click();
