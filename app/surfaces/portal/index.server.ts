@@ -96,8 +96,11 @@ async function page(ctx: PortalContext, f: FormContext, path: string, done: stri
   const contractGid = contractGidOf(m[1]);
   const rest = m[2] ?? "";
   if (rest === "") {
-    const [{ contract, history }, config] = await Promise.all([customerSubscription(ctx, contractGid), portalConfigFor(ctx.shopId)]);
-    const buildABox = await isBuildABox(ctx.shopId, contract.sellingPlanGroupGid);
+    // The settings are read while the contract and then its bundle kind are.
+    const [{ contract, history, buildABox }, config] = await Promise.all([
+      customerSubscription(ctx, contractGid).then(async (r) => ({ ...r, buildABox: await isBuildABox(ctx.shopId, r.contract.sellingPlanGroupGid) })),
+      portalConfigFor(ctx.shopId),
+    ]);
     return liquid(detailPage(f, { contract, buildABox, history, config, done, now: new Date() }));
   }
   if (rest === "/box") {
