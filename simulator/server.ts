@@ -6,6 +6,7 @@ import { log } from "./log";
 import { handleAdminGraphql } from "./admin-graphql";
 import { adminFramePage, appBridgeScript } from "./admin-frame";
 import { handleStorefrontPages } from "./storefront";
+import { handleAccountAndProxy, readAppProxyConfig, type AppProxyConfig } from "./app-proxy";
 import { confirmationPage } from "./billing";
 import { handleControl } from "./control";
 import { SimCore } from "./core";
@@ -94,12 +95,18 @@ const CUSTOMER_ACCOUNT_CORS = {
   "Access-Control-Allow-Headers": "Authorization, Content-Type",
 };
 
-export async function route(core: SimCore, req: IncomingMessage): Promise<HttpAnswer> {
+// A shop's storefront on its own host: <shop domain>.localhost[:port] (simulator/app-proxy.ts).
+const SHOP_HOST = /^([a-z0-9][a-z0-9-]*\.myshopify\.com)\.localhost(?::\d+)?$/i;
+const STOREFRONT_PATH = /^\/storefront\/([^/]+)(\/.*)$/;
+
+export async function route(core: SimCore, req: IncomingMessage, proxy: AppProxyConfig | null = null): Promise<HttpAnswer> {
   const url = new URL(req.url ?? "/", "http://simulator");
   const method = req.method ?? "GET";
   let body: unknown;
+  let raw: string;
   try {
-    body = parseBody(await readBody(req), req.headers["content-type"]);
+    raw = await readBody(req);
+    body = parseBody(raw, req.headers["content-type"]);
   } catch (err) {
     return { status: 400, body: { errors: `Unreadable body: ${(err as Error).message}` } };
   }
@@ -108,6 +115,27 @@ export async function route(core: SimCore, req: IncomingMessage): Promise<HttpAn
     return Array.isArray(v) ? v[0] : v;
   };
 
+  // The storefront's accounts and the app proxy, on the shop's host or under /storefront/<shop>/.
+  const onHost = SHOP_HOST.exec(header("host") ?? "");
+  const inPath = onHost ? null : STOREFRONT_PATH.exec(url.pathname);
+  const storefrontShop = onHost ? core.shop(onHost[1].toLowerCase()) : inPath ? core.shop(decodeURIComponent(inPath[1])) : undefined;
+  if (storefrontShop) {
+    const answer = await handleAccountAndProxy({
+      core,
+      shop: storefrontShop,
+      base: onHost ? "" : `/storefront/${encodeURIComponent(storefrontShop.domain)}`,
+      path: onHost ? url.pathname : inPath![2],
+      search: url.searchParams,
+      method,
+      rawBody: raw,
+      contentType: header("content-type"),
+      cookie: header("cookie"),
+      proxy,
+    });
+    if (answer) return answer;
+    if (onHost) url.pathname = `/storefront/${encodeURIComponent(storefrontShop.domain)}${url.pathname}`;
+  }
+
   if (url.pathname.startsWith("/_sim/")) {
     const answer = await handleControl(core, method, url.pathname, url.searchParams, body);
     // The App Bridge stand-in asks for session tokens from the app's page (another origin).
@@ -115,7 +143,7 @@ export async function route(core: SimCore, req: IncomingMessage): Promise<HttpAn
     return answer;
   }
   if (method === "GET" && url.pathname === "/app-bridge.js") return appBridgeScript(`http://${header("host")}`);
-  const store = handleStorefrontPages(core, method, url.pathname, body, header("cookie"));
+  const store = handleStorefrontPages(core, method, url.pathname, body, header("cookie"), onHost ? "" : undefined);
   if (store) return store;
   const charge = CHARGE_CONFIRM.exec(url.pathname);
   if (charge && (method === "GET" || method === "POST")) return confirmationPage(core, decodeURIComponent(charge[1]), charge[2], method, body);
@@ -174,8 +202,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     onChange: () => core.changed(),
   });
 
+  const proxy = readAppProxyConfig(options.appTomlPath ?? "shopify.app.toml");
   const server = createServer((req, res) => {
-    route(core, req).then(
+    route(core, req, proxy).then(
       (answer) => send(res, answer),
       (err: unknown) => {
         log.error("simulator request failed", { err, path: req.url });

@@ -256,6 +256,8 @@ export interface ShopState {
   deliveries: WebhookDelivery[];
   /** The simulated storefront's carts by token (simulator/storefront.ts); absent in older state files. */
   carts?: Record<string, { variantId: string; quantity: number; sellingPlanId: string | null; properties: Record<string, string> }[]>;
+  /** Storefront customer sign-ins by cookie token → customer id (simulator/app-proxy.ts); absent in older state files. */
+  storefrontSessions?: Record<string, string>;
   /** Shopify Billing: the app's recurring charges (simulator/billing.ts); absent in older state files. */
   appSubscriptions?: AppSubscription[];
   /** Subscription billing attempts by id, and "<contract id>|<idempotency key>" → id (absent in older state files). */

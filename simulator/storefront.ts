@@ -87,13 +87,21 @@ document.getElementById("checkout").addEventListener("submit", async function (e
 
 const STOREFRONT = /^\/storefront\/([^/]+)(\/.*)$/;
 
-export function handleStorefrontPages(core: SimCore, method: string, pathname: string, body: unknown, cookie: string | undefined): HttpAnswer | null {
+/** `baseOverride` is "" when the page is served on the shop's own host (simulator/app-proxy.ts). */
+export function handleStorefrontPages(
+  core: SimCore,
+  method: string,
+  pathname: string,
+  body: unknown,
+  cookie: string | undefined,
+  baseOverride?: string,
+): HttpAnswer | null {
   const m = STOREFRONT.exec(pathname);
   if (!m) return null;
   const domain = decodeURIComponent(m[1]);
   const shop = core.shop(domain);
   if (!shop) return page("Not found", "<h1>No such shop</h1>", 404);
-  const base = `/storefront/${encodeURIComponent(domain)}`;
+  const base = baseOverride ?? `/storefront/${encodeURIComponent(domain)}`;
   const path = m[2];
   shop.carts ??= {};
   const token = cartToken(cookie);
@@ -127,7 +135,7 @@ export function handleStorefrontPages(core: SimCore, method: string, pathname: s
       200,
       { items: lines.map((l) => ({ variant_id: l.variantId, quantity: l.quantity, selling_plan: l.sellingPlanId, properties: l.properties })) },
       {
-        "Set-Cookie": `sim_cart=${t}; Path=${base}; SameSite=Lax`,
+        "Set-Cookie": `sim_cart=${t}; Path=${base || "/"}; SameSite=Lax`,
       },
     );
   }
