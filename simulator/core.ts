@@ -5,6 +5,7 @@ import { emptyState, pushCapped, type OperationRecord, type ShopState, type SimS
 import type { StateWriter } from "./persistence";
 import type { WebhookDispatcher } from "./webhooks";
 import { RateLimiter } from "./rate-limit";
+import type { SimFlowTrigger } from "./flow";
 
 export interface SimConfig {
   appUrl: string;
@@ -22,6 +23,8 @@ export class SimCore {
   private losingWebhooks = false;
   /** The Admin API's cost buckets, one per shop and app (rate-limit.ts); in memory, full on start. */
   readonly rateLimits = new RateLimiter();
+  /** The app's deployed Flow triggers by handle (simulator/flow.ts), read from the extensions folder at start. */
+  flowTriggers = new Map<string, SimFlowTrigger>();
 
   constructor(
     public state: SimState,

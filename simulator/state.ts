@@ -261,6 +261,8 @@ export interface ShopState {
   billingAttemptKeys?: Record<string, string>;
   /** Metafield definitions by "<owner type>|<resolved namespace>|<key>" (store/metafield-definitions.ts); absent in older state files. */
   metafieldDefinitions?: Record<string, MetafieldDefinition>;
+  /** flowTriggerReceive calls as Flow received them (simulator/flow.ts); absent in older state files. */
+  flowTriggerCalls?: import("./flow").FlowTriggerCallRecord[];
   /** Storefront API access tokens (a headless storefront's credential) → when made; absent in older state files. */
   storefrontAccessTokens?: Record<string, { createdAt: string }>;
 }
