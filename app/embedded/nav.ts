@@ -17,6 +17,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { label: "Mix & Match", href: "/app/mixmatch" },
   { label: "API keys", href: "/app/keys" },
   { label: "Webhooks", href: "/app/webhooks" },
+  { label: "Shopify Flow", href: "/app/flow" },
   { label: "Audit log", href: "/app/audit" },
   { label: "Notifications", href: "/app/notifications" },
   { label: "Portal settings", href: "/app/portal" },

@@ -32,7 +32,17 @@ export async function flowOverview(shopId: string, limit = 25): Promise<{ enable
       where: { shopId },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: limit,
-      select: { id: true, eventId: true, handle: true, status: true, attempts: true, lastError: true, createdAt: true, sentAt: true, event: { select: { type: true } } },
+      select: {
+        id: true,
+        eventId: true,
+        handle: true,
+        status: true,
+        attempts: true,
+        lastError: true,
+        createdAt: true,
+        sentAt: true,
+        event: { select: { type: true } },
+      },
     }),
   ]);
   return {

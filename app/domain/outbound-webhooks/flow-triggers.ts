@@ -77,7 +77,10 @@ function ruleFor(name: string, schema: z.ZodType): FieldRule {
     // Flow resolves the reference itself; its payload key is fixed and its value Shopify's numeric id.
     const payloadKey = `${reference.replace("_reference", "")}_id`;
     const what = description.replace(/ \(gid\)$/, "");
-    return { fields: [{ type: reference, description: `${what}, which Flow reads from Shopify` }], payload: (v, out) => void (out[payloadKey] = numericId(String(v))) };
+    return {
+      fields: [{ type: reference, description: `${what}, which Flow reads from Shopify` }],
+      payload: (v, out) => void (out[payloadKey] = numericId(String(v))),
+    };
   }
   const set = (k: string, value: unknown, out: Record<string, unknown>) => {
     if (value !== null && value !== undefined) out[k] = value;
