@@ -1,11 +1,10 @@
 // The running simulator's shared core: the state, its writer, the webhook dispatcher and the
 // operation log. HTTP handlers (admin-graphql.ts, control.ts, oauth.ts, customer-account.ts)
 // all go through it so that every change is persisted and announced the same way.
-import { emptyState, pushCapped, type OperationRecord, type ShopState, type SimState, type SimEvent } from "./state";
+import { emptyState, pushCapped, type OperationRecord, type ShopState, type SimFlowTrigger, type SimState, type SimEvent } from "./state";
 import type { StateWriter } from "./persistence";
 import type { WebhookDispatcher } from "./webhooks";
 import { RateLimiter } from "./rate-limit";
-import type { SimFlowTrigger } from "./flow";
 
 export interface SimConfig {
   appUrl: string;

@@ -12,27 +12,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "smol-toml";
 import type { SimCore } from "./core";
-import { pushCapped, type ShopState } from "./state";
-
-export interface SimFlowField {
-  type: string;
-  key?: string;
-}
-
-export interface SimFlowTrigger {
-  handle: string;
-  name: string;
-  fields: SimFlowField[];
-}
-
-export interface FlowTriggerCallRecord {
-  seq: number;
-  at: string;
-  handle: string | null;
-  payload: unknown;
-  accepted: boolean;
-  userErrors: { field: string[] | null; message: string }[];
-}
+import { pushCapped, type ShopState, type SimFlowField, type SimFlowTrigger } from "./state";
 
 const REFERENCE = /^(customer|order|product|company|company_contact)_reference$/;
 

@@ -11,7 +11,7 @@ import { setFlowEnabled } from "../../../app/domain/outbound-webhooks/flow-setti
 import { publishEventNow } from "../../../app/domain/outbound-webhooks/publish.server";
 import { QUEUES, queue, queueConnection } from "../../../app/infra/queues.server";
 import { platformFor, PlatformError } from "../../../app/platform/index.server";
-import type { FlowTriggerCallRecord } from "../../../simulator/flow";
+import type { FlowTriggerCallRecord } from "../../../simulator/state";
 import type { WorkerProcess } from "../../support/processes";
 import { deleteRedisPrefix } from "../../support/redis-keys";
 import { eventually, startStack, type Stack } from "../../support/stack";
