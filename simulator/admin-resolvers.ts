@@ -20,6 +20,7 @@ import {
   setCustomerViaApi,
 } from "./store/customers";
 import { setMetafields } from "./store/metafields";
+import { flowTriggerReceive } from "./flow";
 import { SELLING_PLAN_MUTATIONS } from "./selling-plan-resolvers";
 import { createBillingAttempt, gqlBillingAttempt } from "./subscription-billing";
 import { appClientIdOf, createMetafieldDefinition, gqlMetafieldDefinition, updateMetafieldDefinition } from "./store/metafield-definitions";
@@ -286,6 +287,9 @@ export const MUTATION: Record<string, RootResolver> = {
     (metafields) => ({ metafields: metafields.map((m) => ({ __typename: "Metafield", ...m })) }),
     ["metafields"],
   ),
+
+  // Shopify Flow: the payload checked against the trigger's declared fields (simulator/flow.ts).
+  flowTriggerReceive: (a, { core, shop }) => flowTriggerReceive(core, shop, { handle: a.handle, payload: a.payload }),
 
   // Selling plan groups (simulator/selling-plan-resolvers.ts).
   ...SELLING_PLAN_MUTATIONS,

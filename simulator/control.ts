@@ -17,6 +17,7 @@ import { createProduct, installShop } from "./store/shops";
 import { setPaymentBehavior } from "./subscription-billing";
 import { STOREFRONT_CONTROL_ROUTES } from "./control-storefront";
 import { RATE_LIMIT_CONTROL_ROUTES } from "./control-rate-limit";
+import { FLOW_CONTROL_ROUTES } from "./flow";
 import type { HttpAnswer } from "./http-answer";
 
 const Interval = z.enum(["DAY", "WEEK", "MONTH", "YEAR"]);
@@ -244,6 +245,8 @@ type Handler = (core: SimCore, params: string[], body: unknown, query: URLSearch
 
 const ROUTES: [string, RegExp, Handler][] = [
   ["GET", /^\/_sim\/health$/, () => ({ ok: true, operations: SUPPORTED_OPERATIONS })],
+  // The app's Flow triggers as the simulator read them from the extensions folder (simulator/flow.ts).
+  ["GET", /^\/_sim\/flow-triggers$/, (core) => [...core.flowTriggers.values()]],
   ["POST", /^\/_sim\/reset$/, (core) => (core.reset(), { ok: true })],
   ["POST", /^\/_sim\/idle$/, async (core) => (await core.dispatcher?.idle(), { ok: true })],
   ["GET", /^\/_sim\/shops$/, (core) => Object.values(core.state.shops).map(shopSummary)],
@@ -495,6 +498,11 @@ const ROUTES: [string, RegExp, Handler][] = [
 ];
 
 export async function handleControl(core: SimCore, method: string, path: string, query: URLSearchParams, body: unknown): Promise<HttpAnswer> {
+  const flow = FLOW_CONTROL_ROUTES.find(([m, re]) => m === method && re.test(path));
+  if (flow) {
+    const run: Handler = (c, [d], b, q) => flow[2](c, requireShop(c, d), b, q);
+    return handleControlRoute(core, [method, flow[1], run], path, query, body);
+  }
   const extra = [...STOREFRONT_CONTROL_ROUTES, ...RATE_LIMIT_CONTROL_ROUTES].find(([m, re]) => m === method && re.test(path));
   if (extra) {
     const run: Handler = (c, [d], b) => extra[2](c, requireShop(c, d), b);

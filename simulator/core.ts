@@ -1,7 +1,7 @@
 // The running simulator's shared core: the state, its writer, the webhook dispatcher and the
 // operation log. HTTP handlers (admin-graphql.ts, control.ts, oauth.ts, customer-account.ts)
 // all go through it so that every change is persisted and announced the same way.
-import { emptyState, pushCapped, type OperationRecord, type ShopState, type SimState, type SimEvent } from "./state";
+import { emptyState, pushCapped, type OperationRecord, type ShopState, type SimFlowTrigger, type SimState, type SimEvent } from "./state";
 import type { StateWriter } from "./persistence";
 import type { WebhookDispatcher } from "./webhooks";
 import { RateLimiter } from "./rate-limit";
@@ -22,6 +22,8 @@ export class SimCore {
   private losingWebhooks = false;
   /** The Admin API's cost buckets, one per shop and app (rate-limit.ts); in memory, full on start. */
   readonly rateLimits = new RateLimiter();
+  /** The app's deployed Flow triggers by handle (simulator/flow.ts), read from the extensions folder at start. */
+  flowTriggers = new Map<string, SimFlowTrigger>();
 
   constructor(
     public state: SimState,

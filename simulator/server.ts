@@ -1,6 +1,7 @@
 // The simulator's HTTP server: routes requests to the Admin GraphQL API, OAuth token exchange,
 // the Customer Account API and the control API. startSimulator is what main.ts and tests call.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { loadFlowTriggers } from "./flow";
 import type { AddressInfo } from "node:net";
 import { log } from "./log";
 import { handleAdminGraphql } from "./admin-graphql";
@@ -30,6 +31,8 @@ export interface SimulatorOptions {
   apiSecret: string;
   /** Default: shopify.app.toml in the working directory. */
   appTomlPath?: string;
+  /** The app's extensions (its Flow triggers are read from there). Default: extensions/ in the working directory. */
+  extensionsDir?: string;
   webhookRetryDelaysMs?: number[];
   /**
    * How long after a change the state file is rewritten (default 20 ms). A very large simulated
@@ -192,6 +195,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     apiKey: options.apiKey,
     apiSecret: options.apiSecret,
   });
+  core.flowTriggers = loadFlowTriggers(options.extensionsDir ?? "extensions");
   const writer = new StateWriter(options.stateFile, () => core.state, options.persistDelayMs);
   core.writer = writer;
   core.dispatcher = new WebhookDispatcher({

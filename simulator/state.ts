@@ -265,8 +265,32 @@ export interface ShopState {
   billingAttemptKeys?: Record<string, string>;
   /** Metafield definitions by "<owner type>|<resolved namespace>|<key>" (store/metafield-definitions.ts); absent in older state files. */
   metafieldDefinitions?: Record<string, MetafieldDefinition>;
+  /** flowTriggerReceive calls as Flow received them (simulator/flow.ts); absent in older state files. */
+  flowTriggerCalls?: FlowTriggerCallRecord[];
   /** Storefront API access tokens (a headless storefront's credential) → when made; absent in older state files. */
   storefrontAccessTokens?: Record<string, { createdAt: string }>;
+}
+
+// ---- Shopify Flow (./flow.ts) ----------------------------------------------------------------------
+
+export interface SimFlowField {
+  type: string;
+  key?: string;
+}
+
+export interface SimFlowTrigger {
+  handle: string;
+  name: string;
+  fields: SimFlowField[];
+}
+
+export interface FlowTriggerCallRecord {
+  seq: number;
+  at: string;
+  handle: string | null;
+  payload: unknown;
+  accepted: boolean;
+  userErrors: { field: string[] | null; message: string }[];
 }
 
 export interface SimState {

@@ -12,6 +12,7 @@ import { requeueLostExports } from "../app/domain/exports/sweep.server";
 import { runImport } from "../app/domain/imports/run.server";
 import { requeueLostImports } from "../app/domain/imports/sweep.server";
 import { attemptDeliveries } from "../app/domain/outbound-webhooks/deliver.server";
+import { fireFlowTrigger } from "../app/domain/outbound-webhooks/flow-calls.server";
 import { markInboundProcessed, requeueWebhookWork } from "../app/domain/outbound-webhooks/sweep.server";
 import { env } from "../app/env.server";
 import { runBilling } from "../app/domain/renewals/charge.server";
@@ -102,6 +103,8 @@ export const PROCESSORS: Processors = {
   webhooks: {
     // An event's first attempts, or one delivery's next attempt; a retry is a new (delayed) job (docs/decisions/052).
     deliver: (job) => attemptDeliveries(job.data),
+    // An event's Flow trigger call; at least once, retried by BullMQ then the sweeper (docs/decisions/128).
+    "flow-trigger": (job) => fireFlowTrigger(job.data),
   },
   billing: {
     // The scheduler's tick: one billing-run job per installed shop (at most one per shop at a time).

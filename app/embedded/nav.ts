@@ -18,6 +18,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { label: "Gifts", href: "/app/gifts" },
   { label: "API keys", href: "/app/keys" },
   { label: "Webhooks", href: "/app/webhooks" },
+  { label: "Shopify Flow", href: "/app/flow" },
   { label: "Audit log", href: "/app/audit" },
   { label: "Notifications", href: "/app/notifications" },
   { label: "Portal settings", href: "/app/portal" },

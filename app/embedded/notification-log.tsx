@@ -2,6 +2,7 @@
 // tabs, a customer-id search, a message filter). Filters live in the URL, so a reload or a shared
 // link shows the same view; the loader reads them (app/embedded/notifications-page.server.ts).
 import { useEffect, useRef, useState } from "react";
+import { useFocusableTableScroll } from "./use-focusable-table-scroll";
 import { useFetcher, useNavigate } from "@remix-run/react";
 import { Badge, BlockStack, Button, Card, ChoiceList, IndexFilters, IndexTable, Text, useSetIndexFiltersMode, type BadgeProps } from "@shopify/polaris";
 import type { MailLogRow } from "../domain/notifications/log.server";
@@ -58,16 +59,7 @@ export function NotificationLog(props: {
     navigate(`/app/notifications${p.size ? `?${p}` : ""}#log`, { replace: true, preventScrollReset: true });
   };
   useEffect(() => () => clearTimeout(timer.current), []);
-  // Polaris' IndexTable scrolls sideways at phone widths in a container keyboard users cannot
-  // reach; making it a focusable, named region lets them scroll it (axe: scrollable-region-focusable).
-  const wrap = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const scroller = wrap.current?.querySelector<HTMLElement>(".Polaris-IndexTable-ScrollContainer");
-    if (!scroller) return;
-    scroller.tabIndex = 0;
-    scroller.setAttribute("role", "region");
-    scroller.setAttribute("aria-label", "Message log");
-  }, [rows]);
+  const wrap = useFocusableTableScroll("Message log", [rows]);
   const tabs = ["", ...statuses].map((s, i) => ({ id: `status-${s || "all"}`, content: s ? s.charAt(0).toUpperCase() + s.slice(1) : "All", index: i }));
   const selected = Math.max(0, ["", ...statuses].indexOf(filters.status));
   const kindLabel = kinds.find((k) => k.value === filters.kind)?.label;

@@ -74,6 +74,11 @@ export interface WebhookAttemptPayload {
   attempt: number;
 }
 
+/** The payload of a `webhooks` queue "flow-trigger" job: the Flow trigger call owed for one event (docs/decisions/128). */
+export interface FlowTriggerPayload {
+  eventId: string;
+}
+
 /** The payload of a `mail` queue "send" job: one notification_log row (the outbox, docs/decisions/101). */
 export interface MailSendPayload {
   rowId: string;

@@ -12,6 +12,7 @@ import type {
   SellingPlanGroupWebhook,
   ShopRef,
   WebhookAttemptPayload,
+  FlowTriggerPayload,
 } from "./job-payloads";
 import { createRedis } from "./redis.server";
 import { env } from "../env.server";
@@ -65,9 +66,10 @@ export interface QueueJobs {
   imports: {
     run: ImportRunPayload;
   };
-  /** Outbound webhooks: an event's first attempts, or one delivery's next attempt (docs/decisions/052). */
+  /** Outbound webhooks: an event's first attempts, or one delivery's next attempt (docs/decisions/052); an event's Flow trigger call (docs/decisions/128). */
   webhooks: {
     deliver: WebhookAttemptPayload;
+    "flow-trigger": FlowTriggerPayload;
   };
   /** The billing engine: scheduler ticks, one run per shop, billing-attempt outcomes (docs/decisions/080). */
   billing: {

@@ -330,6 +330,8 @@ export interface ShopifyPort {
     ids: string[],
   ): Promise<string[]>;
   setMetafields(metafields: MetafieldInput[]): Promise<void>;
+  /** Starts the shop's workflows on the app's Flow trigger `handle`; userErrors throw (docs/decisions/128). */
+  flowTriggerReceive(handle: string, payload: Record<string, unknown>): Promise<void>;
   /**
    * Creates the metafield definition, or sets the access of the existing one (same owner type,
    * namespace and key). Returns the namespace as Shopify resolved it (`$app` → `app--<id>`).

@@ -219,16 +219,22 @@ export async function swapOptions(ctx: PortalContext & { contractGid: string; li
  */
 export function updateCustomerLine(ctx: PortalContext & { contractGid: string; lineGid: string; quantity?: number; variantId?: string }): Promise<void> {
   // A customer's subscription write leaves one audit row like the Admin API's (docs/decisions/125-audit-log.md).
+  // The before is the line as the platform had it just before the edit.
   return auditOutcome(
     { shopId: ctx.shopId, action: "subscription.update_line", target: { type: "subscription", id: ctx.contractGid } },
     () => updateCustomerLineNow(ctx),
-    () => diffFields({ quantity: null, variant_id: null }, { quantity: ctx.quantity ?? null, variant_id: ctx.variantId ?? null }, ["quantity", "variant_id"]),
-  );
+    (before) => diffFields(before, { quantity: ctx.quantity ?? before.quantity, variant_id: ctx.variantId ?? before.variant_id }, ["quantity", "variant_id"]),
+  ).then(() => undefined);
 }
 
-async function updateCustomerLineNow(ctx: PortalContext & { contractGid: string; lineGid: string; quantity?: number; variantId?: string }): Promise<void> {
+type LineBefore = { quantity: number; variant_id: string | null };
+
+async function updateCustomerLineNow(
+  ctx: PortalContext & { contractGid: string; lineGid: string; quantity?: number; variantId?: string },
+): Promise<LineBefore> {
   const { port, contract } = await customerContract(ctx, ctx.contractGid, "edit");
   const line = findLine(contract, ctx.lineGid);
+  const before: LineBefore = { quantity: line.quantity, variant_id: line.variantId };
   const variantId = ctx.variantId;
   if (variantId && variantId !== line.variantId) {
     const groupGid = await lineGroupGid(ctx.shopId, ctx.contractGid, line);
@@ -244,6 +250,7 @@ async function updateCustomerLineNow(ctx: PortalContext & { contractGid: string;
     throw mapped;
   }
   await refreshMirror(ctx.shopDomain, ctx.contractGid);
+  return before;
 }
 
 // ---- reschedule --------------------------------------------------------------------------------------
@@ -270,11 +277,11 @@ export function rescheduleCustomerSubscription(ctx: PortalContext & { contractGi
   return auditOutcome(
     { shopId: ctx.shopId, action: "subscription.reschedule", target: { type: "subscription", id: ctx.contractGid } },
     () => rescheduleCustomerNow(ctx),
-    (r) => diffFields({ next_billing_at: null }, { next_billing_at: r.nextBillingAt }, ["next_billing_at"]),
-  );
+    (r) => diffFields({ next_billing_at: r.before }, { next_billing_at: r.nextBillingAt }, ["next_billing_at"]),
+  ).then(({ nextBillingAt }) => ({ nextBillingAt }));
 }
 
-async function rescheduleCustomerNow(ctx: PortalContext & { contractGid: string; date: string }): Promise<{ nextBillingAt: string }> {
+async function rescheduleCustomerNow(ctx: PortalContext & { contractGid: string; date: string }): Promise<{ nextBillingAt: string; before: string | null }> {
   const now = ctx.now ?? new Date();
   const target = noonUtc(await anchoredDay(ctx, ctx.date));
   const { reschedule_max_months: months } = await portalConfigFor(ctx.shopId);
@@ -283,10 +290,12 @@ async function rescheduleCustomerNow(ctx: PortalContext & { contractGid: string;
   if (target.getTime() > latest.getTime()) {
     throw new ApiError("invalid_request", `date must be within ${months} months (on or before ${latest.toISOString().slice(0, 10)}).`);
   }
-  const { port } = await customerContract(ctx, ctx.contractGid, "edit");
+  const { port, contract } = await customerContract(ctx, ctx.contractGid, "edit");
   const result = await platformErrors(() => port.setNextBillingDate(ctx.contractGid, target.toISOString()));
   await refreshMirror(ctx.shopDomain, ctx.contractGid);
-  return { nextBillingAt: new Date(result.nextBillingDate).toISOString() };
+  // The before is the date the platform had just before the move.
+  const before = contract.nextBillingDate ? new Date(contract.nextBillingDate).toISOString() : null;
+  return { nextBillingAt: new Date(result.nextBillingDate).toISOString(), before };
 }
 
 // ---- cancellation save flow (mirror-checked, best effort) ---------------------------------------------

@@ -53,6 +53,20 @@ export async function enqueueAttempts(items: readonly AttemptToQueue[]): Promise
 export interface EventDeliveries {
   eventId: string;
   deliveryIds: readonly string[];
+  /** A Flow trigger call was written for it (docs/decisions/128-flow-triggers.md). */
+  flowCall?: boolean;
+}
+
+/** The job id of an event's Flow trigger call: the sweeper re-adds it under the same id. */
+export const flowJobId = (eventId: string) => `flow-${eventId}`;
+
+/** One job per Flow trigger call owed (flow-calls.server.ts makes it). */
+export async function enqueueFlowCalls(eventIds: readonly string[]): Promise<void> {
+  if (!eventIds.length) return;
+  await enqueueBulk(
+    QUEUES.webhooks,
+    eventIds.map((eventId) => ({ name: "flow-trigger" as const, data: { eventId }, opts: { ...ATTEMPT_JOB_OPTIONS, jobId: flowJobId(eventId) } })),
+  );
 }
 
 /** One job per event: the first attempt of each of its deliveries. */
@@ -73,6 +87,7 @@ export async function enqueueFirstAttempts(events: readonly EventDeliveries[]): 
 export async function dispatchDeliveries(events: readonly EventDeliveries[]): Promise<void> {
   try {
     await enqueueFirstAttempts(events);
+    await enqueueFlowCalls(events.filter((e) => e.flowCall).map((e) => e.eventId));
   } catch (err) {
     log.warn("webhook deliveries not queued; the sweeper will queue them", { err, events: events.length });
   }

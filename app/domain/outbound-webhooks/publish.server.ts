@@ -11,11 +11,14 @@
 //
 // Below Pro (or uninstalled) the event is recorded and nothing is queued: events stop at the next
 // publish and resume on re-upgrade. Disabled endpoints are not queued for (never replayed).
+// A shop with Flow enabled also gets the event's Flow trigger call written in the same statement
+// (flow_trigger_calls, the same outbox; docs/decisions/128-flow-triggers.md).
 import { createHash } from "node:crypto";
 import { Prisma } from "@prisma/client";
 import { hotQuery } from "../../infra/pg.server";
 import { EVENT_CATALOGUE, type EventData, type EventType } from "./catalogue";
 import { dispatchDeliveries } from "./jobs.server";
+import { flowHandle } from "./flow-triggers";
 
 type Tx = Prisma.TransactionClient;
 
@@ -39,6 +42,8 @@ export interface Published {
   created: boolean;
   /** Deliveries written; queue them after the commit with dispatchDeliveries(). */
   deliveryIds: string[];
+  /** true when a Flow trigger call was written (the shop has Flow enabled); dispatchDeliveries queues it. */
+  flowCall: boolean;
 }
 
 /**
@@ -69,8 +74,14 @@ function publishSql(input: PublishInput, data: Prisma.InputJsonValue, eventId: s
        WHERE e.shop_id = ${input.shopId} AND e.enabled AND ${input.type}::text = ANY(e.events) AND EXISTS (SELECT 1 FROM entitled)
       ON CONFLICT DO NOTHING
       RETURNING id
+    ), fl AS (
+      INSERT INTO flow_trigger_calls (id, shop_id, event_id, handle, next_attempt_at, created_at)
+      SELECT gen_random_uuid()::text, s.id, ev.id, ${flowHandle(input.type)}, ${now}::timestamp(3), ${now}::timestamp(3)
+        FROM ev JOIN shops s ON s.id = ${input.shopId} AND s.flow_enabled AND s.install_state = 'INSTALLED'
+      ON CONFLICT DO NOTHING
+      RETURNING id
     )
-    SELECT (SELECT count(*) FROM ev)::int AS created, ARRAY(SELECT id FROM dl) AS "deliveryIds"`;
+    SELECT (SELECT count(*) FROM ev)::int AS created, ARRAY(SELECT id FROM dl) AS "deliveryIds", (SELECT count(*) FROM fl)::int AS "flowCalls"`;
 }
 
 function prepare<T extends EventType>(input: PublishInput<T>) {
@@ -79,11 +90,12 @@ function prepare<T extends EventType>(input: PublishInput<T>) {
   return { eventId, sql: publishSql(input, data, eventId) };
 }
 
-type PublishRow = { created: number; deliveryIds: string[] };
+type PublishRow = { created: number; deliveryIds: string[]; flowCalls: number };
 const published = (eventId: string, row: PublishRow | undefined): Published => ({
   eventId,
   created: (row?.created ?? 0) > 0,
   deliveryIds: row?.deliveryIds ?? [],
+  flowCall: (row?.flowCalls ?? 0) > 0,
 });
 
 /** Inside the transaction of the change that causes the event (the outbox). */

@@ -1,7 +1,8 @@
 // The webhook sweeper (docs/decisions/051-webhook-durability.md): PostgreSQL is the truth and
 // Redis only the fast path, so every run hands back to the queues what Redis may have lost:
 //   - inbound Shopify webhooks stored (before their 200) but not yet processed;
-//   - deliveries still owed an attempt whose time has passed.
+//   - deliveries still owed an attempt whose time has passed;
+//   - Flow trigger calls still owed whose time has passed (docs/decisions/128-flow-triggers.md).
 // Both use the job ids the first enqueue used, so a job Redis still holds is not duplicated,
 // and a job that runs twice does nothing the second time. Runs every minute (job scheduler
 // "webhooks-requeue", workers/processors.ts SCHEDULES; WEBHOOK_SWEEP_CRON).
@@ -10,7 +11,7 @@ import { prisma } from "../../db.server";
 import { env } from "../../env.server";
 import { log } from "../../infra/log.server";
 import { QUEUES, enqueueSpec, type AnyJobSpec } from "../../infra/queues.server";
-import { enqueueAttempts, enqueueFirstAttempts } from "./jobs.server";
+import { enqueueAttempts, enqueueFirstAttempts, enqueueFlowCalls } from "./jobs.server";
 
 const BATCH = 500;
 const MAX_PER_RUN = 20_000;
@@ -21,7 +22,10 @@ export async function markInboundProcessed(webhookId: string): Promise<void> {
   await prisma.inboundWebhook.updateMany({ where: { webhookId, processedAt: null }, data: { processedAt: new Date() } });
 }
 
-export async function requeueWebhookWork(now = new Date(), graceMs = env().WEBHOOK_SWEEP_GRACE_MS): Promise<{ inbound: number; deliveries: number }> {
+export async function requeueWebhookWork(
+  now = new Date(),
+  graceMs = env().WEBHOOK_SWEEP_GRACE_MS,
+): Promise<{ inbound: number; deliveries: number; flowCalls: number }> {
   const before = new Date(now.getTime() - graceMs);
   let inbound = 0;
   let after = "";
@@ -73,6 +77,21 @@ export async function requeueWebhookWork(now = new Date(), graceMs = env().WEBHO
     deliveries += rows.length;
     cursor = rows[rows.length - 1].id;
   }
-  if (inbound || deliveries) log.info("webhook sweeper handed work back to the queues", { inbound, deliveries });
-  return { inbound, deliveries };
+  // Flow trigger calls owed, under their event's job id (a no-op while Redis still holds the job).
+  let flowCalls = 0;
+  let flowCursor = "";
+  while (flowCalls < MAX_PER_RUN) {
+    const rows = await prisma.flowTriggerCall.findMany({
+      where: { status: "pending", nextAttemptAt: { lte: before }, id: { gt: flowCursor } },
+      orderBy: { id: "asc" },
+      take: BATCH,
+      select: { id: true, eventId: true },
+    });
+    if (!rows.length) break;
+    await enqueueFlowCalls(rows.map((r) => r.eventId));
+    flowCalls += rows.length;
+    flowCursor = rows[rows.length - 1].id;
+  }
+  if (inbound || deliveries || flowCalls) log.info("webhook sweeper handed work back to the queues", { inbound, deliveries, flowCalls });
+  return { inbound, deliveries, flowCalls };
 }

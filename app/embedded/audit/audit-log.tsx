@@ -1,6 +1,7 @@
 // The Audit log page's table: IndexFilters (actor-type tabs, an id search, target and time filters)
 // over an IndexTable of audit events. Filters live in the URL (app/embedded/audit/page.server.ts).
 import { useEffect, useRef, useState } from "react";
+import { useFocusableTableScroll } from "../use-focusable-table-scroll";
 import { useNavigate } from "@remix-run/react";
 import { Badge, BlockStack, Box, Button, Card, ChoiceList, IndexFilters, IndexTable, InlineStack, Text, useSetIndexFiltersMode } from "@shopify/polaris";
 import { useFormat } from "../shop-format";
@@ -77,15 +78,7 @@ export function AuditLog(props: {
     navigate(`/app/audit${p.size ? `?${p}` : ""}`, { replace: true, preventScrollReset: true });
   };
   useEffect(() => () => clearTimeout(timer.current), []);
-  // The sideways-scrolling table at phone widths is a focusable, named region (axe: scrollable-region-focusable).
-  const wrap = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const scroller = wrap.current?.querySelector<HTMLElement>(".Polaris-IndexTable-ScrollContainer");
-    if (!scroller) return;
-    scroller.tabIndex = 0;
-    scroller.setAttribute("role", "region");
-    scroller.setAttribute("aria-label", "Audit events");
-  }, [events]);
+  const wrap = useFocusableTableScroll("Audit events", [events]);
   const tabValues = ["", ...actorTypes];
   const tabs = tabValues.map((v, i) => ({ id: `actor-${v || "all"}`, content: ACTOR_LABEL[v] ?? v, index: i }));
   const applied = [

@@ -21,6 +21,7 @@ import { PAYMENT_METHOD_SEND_UPDATE_EMAIL, mapPaymentMethodSendUpdateEmail, type
 import { SELLING_PLAN_GROUP_GET, mapSellingPlanGroupGet, type SellingPlanGroupGetResult } from "./selling-plan-group-get";
 import { mapSellingPlanGroupApplies, SELLING_PLAN_GROUP_APPLIES, type SellingPlanGroupAppliesResult } from "./selling-plan-group-applies";
 import { METAFIELDS_SET, METAFIELDS_SET_MAX, mapMetafieldsSet, type MetafieldsSetResult } from "./metafields-set";
+import { FLOW_TRIGGER_RECEIVE, mapFlowTriggerReceive, type FlowTriggerReceiveResult } from "./flow-trigger-receive";
 import {
   METAFIELD_DEFINITION_CREATE,
   METAFIELD_DEFINITION_UPDATE,
@@ -216,6 +217,10 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
       for (let i = 0; i < metafields.length; i += METAFIELDS_SET_MAX) {
         mapMetafieldsSet(await gql<MetafieldsSetResult>(METAFIELDS_SET, { metafields: metafields.slice(i, i + METAFIELDS_SET_MAX) }));
       }
+    },
+
+    async flowTriggerReceive(handle, payload) {
+      mapFlowTriggerReceive(await gql<FlowTriggerReceiveResult>(FLOW_TRIGGER_RECEIVE, { handle, payload }));
     },
 
     async ensureMetafieldDefinition(d) {

@@ -371,6 +371,10 @@ describe("GET /audit-events", () => {
     return { shop, reader: reader.key, ids };
   }
   type Page = { data: Array<{ id: string; actor: { type: string; id: string }; action: string; target: { id: string } }>; next_cursor: string | null };
+  /** One GET /audit-events with `query` (from "?"), as a page. */
+  const pageOf = async (key: string, query = "") => (await call(key, "GET", `/audit-events${query}`)).json as unknown as Page;
+  /** The error code GET /audit-events answers `query` with. */
+  const refusalOf = async (key: string, query: string) => (await call(key, "GET", `/audit-events${query}`)).json.error?.code;
 
   it("pages newest first with keyset cursors until next_cursor is null", async () => {
     const { reader } = await shopWithEvents();
@@ -389,27 +393,27 @@ describe("GET /audit-events", () => {
     expect(seen).toHaveLength(7);
     expect(new Set(seen).size).toBe(7);
     expect(pages).toBe(4);
-    const all = (await call(reader, "GET", "/audit-events")).json as unknown as Page;
+    const all = await pageOf(reader);
     expect(all.data.map((e) => e.id)).toEqual(seen);
     expect(all.data[0].action).toBe("api_key.revoke");
   });
 
   it("filters by actor, target and time; refuses unknown values, a foreign cursor and a key without read:audit", async () => {
     const { shop, reader, ids } = await shopWithEvents();
-    const byActor = (await call(reader, "GET", "/audit-events?actor_type=staff&actor_id=99")).json as unknown as Page;
+    const byActor = await pageOf(reader, "?actor_type=staff&actor_id=99");
     expect(byActor.data).toHaveLength(5);
-    const byTarget = (await call(reader, "GET", `/audit-events?target_id=${ids[0]}`)).json as unknown as Page;
+    const byTarget = await pageOf(reader, `?target_id=${ids[0]}`);
     expect(byTarget.data.map((e) => e.action)).toEqual(["api_key.revoke", "api_key.mint"]);
     expect(byTarget.data[0].actor).toEqual({ type: "system", id: "uninstall", name: null });
     const future = new Date(Date.now() + 60_000).toISOString();
-    expect(((await call(reader, "GET", `/audit-events?created_after=${future}`)).json as unknown as Page).data).toHaveLength(0);
-    expect(((await call(reader, "GET", `/audit-events?created_before=${future}`)).json as unknown as Page).data).toHaveLength(7);
+    expect((await pageOf(reader, `?created_after=${future}`)).data).toHaveLength(0);
+    expect((await pageOf(reader, `?created_before=${future}`)).data).toHaveLength(7);
 
-    expect((await call(reader, "GET", "/audit-events?actor_type=robot")).json.error?.code).toBe("invalid_request");
-    expect((await call(reader, "GET", "/audit-events?created_after=yesterday")).json.error?.code).toBe("invalid_request");
-    expect((await call(reader, "GET", "/audit-events?cursor=nope")).json.error?.code).toBe("invalid_cursor");
-    const paged = (await call(reader, "GET", "/audit-events?limit=1")).json as unknown as Page;
-    expect((await call(reader, "GET", `/audit-events?limit=1&actor_type=staff&cursor=${enc(paged.next_cursor!)}`)).json.error?.code).toBe("invalid_cursor");
+    expect(await refusalOf(reader, "?actor_type=robot")).toBe("invalid_request");
+    expect(await refusalOf(reader, "?created_after=yesterday")).toBe("invalid_request");
+    expect(await refusalOf(reader, "?cursor=nope")).toBe("invalid_cursor");
+    const paged = await pageOf(reader, "?limit=1");
+    expect(await refusalOf(reader, `?limit=1&actor_type=staff&cursor=${enc(paged.next_cursor!)}`)).toBe("invalid_cursor");
 
     const other = await createKey({ shopId: shop.id, name: "no audit", scopes: ["read:subscriptions"] });
     const refused = await call(other.key, "GET", "/audit-events");
@@ -418,7 +422,7 @@ describe("GET /audit-events", () => {
     // tenancy: another shop's reader sees none of these
     const elsewhere = await createShop();
     const theirs = await createKey({ shopId: elsewhere.id, name: "auditor", scopes: ["read:audit"] });
-    const theirPage = (await call(theirs.key, "GET", "/audit-events")).json as unknown as Page;
+    const theirPage = await pageOf(theirs.key);
     expect(theirPage.data.every((e) => !ids.includes(e.target.id))).toBe(true);
   });
 

@@ -267,6 +267,7 @@ describe("lines", () => {
   });
 
   it("POST changes the quantity through draft, update, commit, and the mirror follows", async () => {
+    const quantityBefore = (await simContract(stack, s.domain, s.contracts.a.id)).lines[0].quantity;
     const res = await asA("POST", line(s.contracts.a), { quantity: 3 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ ok: true });
@@ -286,6 +287,10 @@ describe("lines", () => {
         .filter((o) => flow.includes(o))
         .slice(-3),
     ).toEqual(flow);
+    // The audit row says what the line was before the customer's edit, and only what changed.
+    const audit = await prisma.auditEvent.findFirstOrThrow({ where: { shopId: s.shopId, action: "subscription.update_line" }, orderBy: { createdAt: "desc" } });
+    expect(audit.actorType).toBe("customer");
+    expect(audit.changes).toEqual({ quantity: { before: quantityBefore, after: 3 } });
   });
 
   it("POST swaps the variant within the group; a variant outside it is 400", async () => {
@@ -328,6 +333,7 @@ describe("reschedule", () => {
 
   it("moves the next charge to the date at noon UTC", async () => {
     const date = day(30);
+    const before = new Date((await simContract(stack, s.domain, s.contracts.a.id)).nextBillingDate).toISOString();
     const res = await asA("POST", `${c(s.contracts.a.id)}/reschedule`, { date });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ ok: true, next_billing_at: `${date}T12:00:00.000Z` });
@@ -337,6 +343,8 @@ describe("reschedule", () => {
       return row.nextBillingAt?.toISOString() === `${date}T12:00:00.000Z` && row;
     });
     expect(mirrored.nextBillingAt?.toISOString()).toBe(`${date}T12:00:00.000Z`);
+    const audit = await prisma.auditEvent.findFirstOrThrow({ where: { shopId: s.shopId, action: "subscription.reschedule" }, orderBy: { createdAt: "desc" } });
+    expect(audit.changes).toEqual({ next_billing_at: { before, after: `${date}T12:00:00.000Z` } });
   });
 
   it("re-checks reschedule_max_months server-side (3 by default, the shop's own when set)", async () => {

@@ -1,0 +1,16 @@
+// Polaris' IndexTable scrolls sideways at phone widths in a container keyboard users cannot
+// reach; making it a focusable, named region lets them scroll it (axe: scrollable-region-focusable).
+// Put the returned ref on an element around the IndexTable; `deps` are what re-renders its rows.
+import { useEffect, useRef, type DependencyList } from "react";
+
+export function useFocusableTableScroll(label: string, deps: DependencyList) {
+  const wrap = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const scroller = wrap.current?.querySelector<HTMLElement>(".Polaris-IndexTable-ScrollContainer");
+    if (!scroller) return;
+    scroller.tabIndex = 0;
+    scroller.setAttribute("role", "region");
+    scroller.setAttribute("aria-label", label);
+  }, [label, ...deps]);
+  return wrap;
+}
