@@ -98,6 +98,17 @@ export const EnvSchema = z.object({
   // The local mailbox's ports (npm run mailbox, npm start).
   MAILBOX_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),
   MAILBOX_WEB_PORT: z.coerce.number().int().min(1).max(65535).default(1080),
+  // Running at scale (docs/decisions/144-bounded-tables.md, 145-connections-pgbouncer.md).
+  // Retention: rows removed per DELETE statement, and how long events and settled billing
+  // history are kept (deliveries: 30 days, /docs#section/Decisions-on-open-points).
+  RETENTION_BATCH_ROWS: z.coerce.number().int().min(1).max(100_000).default(5_000),
+  EVENT_RETENTION_DAYS: z.coerce.number().int().min(31).default(90),
+  BILLING_HISTORY_RETENTION_DAYS: z.coerce.number().int().min(31).default(730),
+  // Connections per process: Prisma's pool and the hot-path pool (app/infra/pg.server.ts).
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+  HOT_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+  // "true" behind PgBouncer in transaction mode: no named prepared statements.
+  DATABASE_PGBOUNCER: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -1,10 +1,11 @@
 // Install, uninstall and GDPR erasure of a shop's data.
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Prisma } from "@prisma/client";
+import { Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { env } from "../../env.server";
 import type { CustomerRef } from "../../infra/job-payloads";
+import { deleteInBatches, type BatchedTable } from "../../infra/batched-delete.server";
 import { log } from "../../infra/log.server";
 import { exportStorage } from "../exports/storage.server";
 import { sealSessionToken } from "../../shopify/session-tokens.server";
@@ -60,10 +61,29 @@ export async function uninstallShop(domain: string, within?: Tx): Promise<Uninst
   return result;
 }
 
+/**
+ * A shop's tables that grow with its traffic, each with an index leading on shop_id; children
+ * before parents (deliveries before events, cycles before contracts), so no
+ * batch cascades into an unbounded number of rows.
+ */
+const SHOP_TABLES_BY_SIZE: BatchedTable[] = [
+  "webhook_deliveries",
+  "events",
+  "audit_events",
+  "idempotency_records",
+  "notification_log",
+  "billing_cycles", // its attempts go with it (a handful per cycle)
+  "contracts",
+];
+
 /** shop/redact (48 h after uninstall): every row of the shop, and its files, erased. */
 export async function redactShop(domain: string): Promise<boolean> {
   const shop = await prisma.shop.findUnique({ where: { domain }, select: { id: true } });
   const files = shop ? await prisma.exportJob.findMany({ where: { shopId: shop.id }, select: { storageKey: true } }) : [];
+  // The big tables first, in bounded batches (each its own short transaction); the shop row's
+  // cascade then finds only the small ones. Killed midway, the retried job carries on from what
+  // is left (docs/decisions/144-bounded-tables.md).
+  if (shop) for (const table of SHOP_TABLES_BY_SIZE) await deleteInBatches(table, Prisma.sql`shop_id = ${shop.id}`);
   await prisma.$transaction(async (tx) => {
     await tx.session.deleteMany({ where: { shop: domain } });
     if (shop) await tx.shop.delete({ where: { id: shop.id } }); // cascades to every shop-owned table
