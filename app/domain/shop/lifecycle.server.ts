@@ -1,9 +1,7 @@
 // Install, uninstall and GDPR erasure of a shop's data.
-import { mkdir, rename, writeFile } from "node:fs/promises";
-import path from "node:path";
+import { writeFile } from "node:fs/promises";
 import { Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
-import { env } from "../../env.server";
 import type { CustomerRef } from "../../infra/job-payloads";
 import { deleteInBatches, type BatchedTable } from "../../infra/batched-delete.server";
 import { log } from "../../infra/log.server";
@@ -89,6 +87,7 @@ export async function redactShop(domain: string): Promise<boolean> {
     if (shop) await tx.shop.delete({ where: { id: shop.id } }); // cascades to every shop-owned table
   });
   await removeExportFiles(files.map((f) => f.storageKey));
+  await exportStorage().removeFolder(dataRequestFolder(domain));
   return !!shop;
 }
 
@@ -120,8 +119,8 @@ export async function redactCustomer(ref: CustomerRef): Promise<void> {
 
 /**
  * customers/data_request: what the app stores about the customer, for the merchant to pass on.
- * Written as JSON under EXPORTS_DIR/data-requests/ (ids and app records only: the app keeps
- * no customer name or address outside gifts).
+ * Written as JSON to the export storage under data-requests/<shop domain>/ (ids and app records
+ * only: the app keeps no customer name or address outside gifts).
  */
 export async function customerDataReport(ref: CustomerRef & { requestId: string }): Promise<string | null> {
   const shop = await prisma.shop.findUnique({ where: { domain: ref.domain }, select: { id: true } });
@@ -142,18 +141,21 @@ export async function customerDataReport(ref: CustomerRef & { requestId: string 
         })
       : [],
   };
-  const dir = path.resolve(env().EXPORTS_DIR, "data-requests", ref.domain);
-  await mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${ref.requestId.replace(/[^\w-]/g, "_")}.json`);
-  // Written beside, then renamed: a reader never sees half a report (rename is atomic).
-  const partial = `${file}.partial`;
+  // Through the export storage (a local directory or a bucket, docs/decisions/146-object-storage.md):
+  // written to a temporary file, then published whole, so a reader never sees half a report.
+  const storage = exportStorage();
+  const key = `${dataRequestFolder(ref.domain)}/${ref.requestId.replace(/[^\w-]/g, "_")}.json`;
+  const partial = await storage.tempPath(`data-request-${ref.requestId}`);
   await writeFile(
     partial,
     JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2),
   );
-  await rename(partial, file);
-  return file;
+  await storage.publish(key, partial);
+  return key;
 }
+
+/** Where a shop's data-request reports are kept in the export storage. */
+export const dataRequestFolder = (domain: string) => `data-requests/${domain}`;
 
 /**
  * Support override of the app plan (CLI `shops plan`, the demo seed, tests): pins the plan
