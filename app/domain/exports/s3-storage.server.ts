@@ -12,7 +12,6 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import type { ExportStorage } from "./storage.server";
 
 export interface S3StorageOptions {
   bucket: string;
@@ -30,7 +29,8 @@ const isMissing = (err: unknown) => {
   return e?.name === "NoSuchKey" || e?.name === "NotFound" || e?.$metadata?.httpStatusCode === 404;
 };
 
-export function s3Storage(opts: S3StorageOptions, checkKey: (key: string) => void): ExportStorage & { client: S3Client } {
+/** The ExportStorage of ./storage.server.ts (checked there, where it is installed; no import back, no cycle). */
+export function s3Storage(opts: S3StorageOptions, checkKey: (key: string) => void) {
   const client = new S3Client(opts.client);
   const objectKey = (key: string) => {
     checkKey(key);
@@ -38,12 +38,12 @@ export function s3Storage(opts: S3StorageOptions, checkKey: (key: string) => voi
   };
   return {
     client,
-    async tempPath(jobId) {
+    async tempPath(jobId: string): Promise<string> {
       const dir = path.resolve(opts.tempDir, ".partial");
       await mkdir(dir, { recursive: true });
       return path.join(dir, `${jobId.replace(/[^A-Za-z0-9_-]/g, "")}.part`);
     },
-    async publish(key, localFile) {
+    async publish(key: string, localFile: string): Promise<void> {
       const upload = new Upload({
         client,
         params: { Bucket: opts.bucket, Key: objectKey(key), Body: createReadStream(localFile) },
@@ -55,7 +55,7 @@ export function s3Storage(opts: S3StorageOptions, checkKey: (key: string) => voi
       await upload.done();
       await rm(localFile, { force: true });
     },
-    async open(key) {
+    async open(key: string): Promise<{ body: Readable; size: number } | null> {
       try {
         const out = await client.send(new GetObjectCommand({ Bucket: opts.bucket, Key: objectKey(key) }));
         return { body: out.Body as Readable, size: Number(out.ContentLength ?? 0) };
@@ -64,10 +64,10 @@ export function s3Storage(opts: S3StorageOptions, checkKey: (key: string) => voi
         throw err;
       }
     },
-    async remove(key) {
+    async remove(key: string): Promise<void> {
       await client.send(new DeleteObjectCommand({ Bucket: opts.bucket, Key: objectKey(key) }));
     },
-    async removeFolder(folder) {
+    async removeFolder(folder: string): Promise<void> {
       checkKey(`${folder}/x.json`);
       let token: string | undefined;
       do {
