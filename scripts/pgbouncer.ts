@@ -30,7 +30,7 @@ export interface Pgbouncer {
   port: number;
   /** `postgresql://user@127.0.0.1:<port>/<database>` through the pooler. */
   url(database: string): string;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 /**
@@ -81,14 +81,25 @@ export async function startPgbouncer(opts: { port: number; upstream?: { host: st
   return {
     port: opts.port,
     url: (database) => `postgresql://${user}@127.0.0.1:${opts.port}/${database}`,
-    stop: () => {
+    // SIGINT first: PgBouncer waits for its clients to go (an immediate stop drops their
+    // connections under them, and pg reports each as an error); SIGTERM after 5 s at most.
+    stop: async () => {
       if (!existsSync(pidfile)) return;
       const pid = Number(readFileSync(pidfile, "utf8").trim());
-      try {
-        process.kill(pid, "SIGTERM"); // PgBouncer 1.18: immediate shutdown
-      } catch {
-        // already gone
+      const signal = (sig: NodeJS.Signals | 0) => {
+        try {
+          process.kill(pid, sig);
+          return true;
+        } catch {
+          return false; // already gone
+        }
+      };
+      if (!signal("SIGINT")) return;
+      for (const until = Date.now() + 5_000; Date.now() < until; ) {
+        await new Promise((r) => setTimeout(r, 50));
+        if (!signal(0)) return;
       }
+      signal("SIGTERM");
     },
   };
 }
