@@ -14,7 +14,9 @@ function create(): PrismaClient {
   // so in the log, so a database restart is visible (same rule as app/infra/pg.server.ts).
   const adapter = new PrismaPg(
     // One-statement reads are retried once when their connection was lost (docs/decisions/093).
-    new ReadRetryingPool({ connectionString: env().DATABASE_URL, max: 10 }),
+    // Pool size from DATABASE_POOL_MAX (docs/decisions/145-connections-pgbouncer.md). The adapter
+    // sends unnamed statements only, so it runs behind PgBouncer in transaction mode as it is.
+    new ReadRetryingPool({ connectionString: env().DATABASE_URL, max: env().DATABASE_POOL_MAX }),
     {
       onPoolError: (err) => log.warn("prisma pool: idle database connection lost; it will be replaced", { err }),
       onConnectionError: (err) => log.warn("prisma pool: database connection lost during a transaction", { err }),

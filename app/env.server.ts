@@ -98,12 +98,35 @@ export const EnvSchema = z.object({
   // The local mailbox's ports (npm run mailbox, npm start).
   MAILBOX_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),
   MAILBOX_WEB_PORT: z.coerce.number().int().min(1).max(65535).default(1080),
+  // Running at scale (docs/decisions/144-bounded-tables.md, 145-connections-pgbouncer.md).
+  // Retention: rows removed per DELETE statement, and how long events and settled billing
+  // history are kept (deliveries: 30 days, /docs#section/Decisions-on-open-points).
+  RETENTION_BATCH_ROWS: z.coerce.number().int().min(1).max(100_000).default(5_000),
+  EVENT_RETENTION_DAYS: z.coerce.number().int().min(31).default(90),
+  BILLING_HISTORY_RETENTION_DAYS: z.coerce.number().int().min(31).default(730),
+  // Connections per process: Prisma's pool and the hot-path pool (app/infra/pg.server.ts).
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+  HOT_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+  // "true" behind PgBouncer in transaction mode: no named prepared statements.
+  DATABASE_PGBOUNCER: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  // Export files and data-request reports (docs/decisions/146-object-storage.md): "local" keeps them
+  // in EXPORTS_DIR; "s3" in a bucket (credentials from the AWS SDK's usual chain: AWS_ACCESS_KEY_ID,
+  // AWS_SECRET_ACCESS_KEY, an instance role...). S3_ENDPOINT and S3_FORCE_PATH_STYLE for
+  // S3-compatible stores (MinIO, R2, s3rver).
+  EXPORT_STORAGE: z.enum(["local", "s3"]).default("local"),
+  S3_BUCKET: z.string().default(""),
+  S3_PREFIX: z.string().regex(/^([A-Za-z0-9_-]+\/)*$/, "S3_PREFIX must be empty or folder names each ending in /").default(""),
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ENDPOINT: z.union([z.string().url(), z.literal("")]).default(""),
+  S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  S3_PART_BYTES: z.coerce.number().int().min(5 * 1024 * 1024).default(8 * 1024 * 1024),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
 
 // Receivers on private addresses are for development and tests only (docs/decisions/053).
 const CheckedEnvSchema = EnvSchema.superRefine((e, ctx) => {
+  if (e.EXPORT_STORAGE === "s3" && !e.S3_BUCKET) ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when EXPORT_STORAGE=s3" });
   if (e.NODE_ENV === "production" && e.WEBHOOK_ALLOWED_PRIVATE_CIDRS.trim() !== "") {
     ctx.addIssue({
       code: "custom",

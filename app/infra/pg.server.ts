@@ -127,7 +127,7 @@ export function hotPool(): pg.Pool {
   if (pool) return pool;
   pool = new ReadRetryingPool({
     connectionString: env().DATABASE_URL,
-    max: 10,
+    max: env().HOT_POOL_MAX,
     idleTimeoutMillis: 30_000,
     allowExitOnIdle: true,
     types: timestampTypes(parseUtc),
@@ -150,7 +150,7 @@ export const utcParam = (v: unknown): unknown => (v instanceof Date ? v.toISOStr
 
 /**
  * Runs a Prisma.sql fragment (its `$n` text and values) on the hot pool: as a named prepared
- * statement when `name` is given; with `isoTimestamps`, timestamp columns come back as ISO
+ * statement when `name` is given (unless DATABASE_PGBOUNCER); with `isoTimestamps`, timestamp columns come back as ISO
  * strings instead of Dates. Dates go as UTC (`utcParam`), like every timestamp Prisma writes.
  */
 export async function hotQuery<T extends pg.QueryResultRow>(
@@ -160,7 +160,9 @@ export async function hotQuery<T extends pg.QueryResultRow>(
   const { rows } = await hotPool().query<T>({
     text: sql.text,
     values: sql.values.map(utcParam),
-    ...(opts.name ? { name: opts.name } : {}),
+    // Behind PgBouncer in transaction mode a named statement prepared on one server connection
+    // is unknown on the next (docs/decisions/145-connections-pgbouncer.md): unnamed there.
+    ...(opts.name && !env().DATABASE_PGBOUNCER ? { name: opts.name } : {}),
     ...(opts.isoTimestamps ? { types: ISO_TIMESTAMPS } : {}),
   });
   return rows;

@@ -3,7 +3,8 @@
 // the Redis database).
 import pg from "pg";
 import { Redis } from "ioredis";
-import { PG_BASE, REDIS_URL, TEST_WORKERS, TEMPLATE_DB, redisPrefix, workerDb } from "./workers";
+import { PGBOUNCER_PORT, PG_BASE, REDIS_URL, TEST_WORKERS, TEMPLATE_DB, redisPrefix, workerDb } from "./workers";
+import { startPgbouncer } from "../../scripts/pgbouncer";
 import { deleteRedisPrefix } from "../support/redis-keys";
 
 export default async function setup() {
@@ -20,4 +21,9 @@ export default async function setup() {
   const redis = new Redis(REDIS_URL);
   for (let id = 1; id <= TEST_WORKERS; id++) await deleteRedisPrefix(redis, redisPrefix(id));
   redis.disconnect();
+  // TEST_PGBOUNCER=1: one PgBouncer in transaction mode for the run, stopped at its end.
+  if (process.env.TEST_PGBOUNCER === "1") {
+    const bouncer = await startPgbouncer({ port: PGBOUNCER_PORT, poolSize: 4 });
+    return () => bouncer.stop();
+  }
 }

@@ -2,12 +2,18 @@
 // Redis prefix and ports, so files in different workers (and other checkouts' runs) never touch
 // each other's state (tests/setup/workers.ts).
 import { applyLocalDefaults } from "../../app/infra/local-env";
-import { PG_BASE, REDIS_URL, redisPrefix, workerDb, workerPort } from "./workers";
+import { PGBOUNCER_PORT, PG_BASE, REDIS_URL, redisPrefix, workerDb, workerPort } from "./workers";
 
 const id = Number(process.env.VITEST_POOL_ID ?? "1");
 
 process.env.NODE_ENV = "test";
 process.env.DATABASE_URL = `${PG_BASE}/${workerDb(id)}`;
+// TEST_PGBOUNCER=1: through the run's PgBouncer in transaction mode, statement names off
+// (docs/decisions/145-connections-pgbouncer.md).
+if (process.env.TEST_PGBOUNCER === "1") {
+  process.env.DATABASE_URL = `postgresql://postgres@127.0.0.1:${PGBOUNCER_PORT}/${workerDb(id)}`;
+  process.env.DATABASE_PGBOUNCER = "true";
+}
 process.env.REDIS_URL = REDIS_URL;
 process.env.REDIS_PREFIX = redisPrefix(id);
 process.env.PORT = String(workerPort(id));

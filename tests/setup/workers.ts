@@ -35,3 +35,5 @@ export const workerDb = (id: number | "e2e") => `subscriptions_test_${RUN_ID}_${
 export const redisPrefix = (id: number | "e2e") => `t${RUN_ID}${id}`;
 export const workerPort = (id: number) => PORT_BASE + id * 100;
 export const E2E_PORT = PORT_BASE + 900;
+/** With TEST_PGBOUNCER=1, the run's PgBouncer (transaction mode) that every worker connects through (tests/setup/global.ts). */
+export const PGBOUNCER_PORT = PORT_BASE + 980;

@@ -1,7 +1,8 @@
 // Reading the audit trail (GET /audit-events and the admin's Audit log page) and its retention
 // (docs/decisions/125-audit-log.md): keyset-paged (created_at desc, id desc) like every list.
-import type { AuditEvent, Prisma } from "@prisma/client";
+import { Prisma, type AuditEvent } from "@prisma/client";
 import { prisma } from "../../db.server";
+import { deleteInBatches } from "../../infra/batched-delete.server";
 import { KEYSET_ORDER, afterWhere, toPage, type PageRequest, type PageResult } from "../shared/paging.server";
 import type { Changes } from "./audit.server";
 
@@ -71,8 +72,8 @@ export async function listAuditEvents(input: { shopId: string; filters: AuditFil
   return toPage(rows, input.page.limit, auditView);
 }
 
-/** The retention rule, run by the daily sweep: one statement, idempotent. */
+/** The retention rule, run by the daily sweep: idempotent, in bounded batches (docs/decisions/144-bounded-tables.md). */
 export async function pruneAuditEvents(now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - AUDIT_RETENTION_DAYS * 86_400_000);
-  return (await prisma.auditEvent.deleteMany({ where: { createdAt: { lt: cutoff } } })).count;
+  return deleteInBatches("audit_events", Prisma.sql`created_at < ${cutoff}`);
 }

@@ -119,7 +119,10 @@ export async function renderExport(exportId: string, opts: RenderOptions): Promi
     });
     if (!done.count) {
       // Deleted (uninstall, shop/redact) or released while rendering: the bytes must not outlive it.
-      await storage.remove(key);
+      // Unless another run of this same job (a lock BullMQ lost on a busy machine) published first:
+      // the ready row names this key, and removing it would leave a ready export with no file.
+      const row = await prisma.exportJob.findUnique({ where: { id: job.id }, select: { status: true, storageKey: true } });
+      if (row?.status !== "ready" || row.storageKey !== key) await storage.remove(key);
       return "skipped";
     }
     log.info("export ready", { export_id: job.id, dataset: job.dataset, format, rows, bytes: size });

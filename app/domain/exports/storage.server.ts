@@ -8,6 +8,7 @@ import { mkdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { env } from "../../env.server";
+import { s3Storage } from "./s3-storage.server";
 
 export interface ExportStorage {
   /** A local path to render into for this job (same filesystem as the store when it is local). */
@@ -18,6 +19,8 @@ export interface ExportStorage {
   open(key: string): Promise<{ body: Readable; size: number } | null>;
   /** Idempotent: removing a missing key is not an error. */
   remove(key: string): Promise<void>;
+  /** Every object under `folder` (a shop's data-request reports), idempotent. */
+  removeFolder(folder: string): Promise<void>;
 }
 
 /** Keys are `<shop id>/<job id>.<ext>`: no user input reaches a path. */
@@ -26,13 +29,19 @@ export function storageKey(shopId: string, jobId: string, ext: string): string {
 }
 
 // One optional folder level and a plain name: no user input reaches a path, and nothing escapes the root.
-const SAFE_KEY = /^(?:[A-Za-z0-9_-]+\/)?[A-Za-z0-9_-]+\.(csv|jsonl)$/;
+// Data-request reports: data-requests/<shop domain>/<request>.json (app/domain/shop/lifecycle.server.ts).
+const SAFE_KEY = /^(?:(?:[A-Za-z0-9_-]+\/)?[A-Za-z0-9_-]+\.(?:csv|jsonl)|data-requests\/[a-z0-9][a-z0-9.-]*\/[A-Za-z0-9_-]+\.json)$/;
+
+/** Throws on a key that is not one the app makes. */
+export function checkStorageKey(key: string): void {
+  if (!SAFE_KEY.test(key) || key.includes("..")) throw new Error(`not an export storage key: ${key}`);
+}
 
 export function localDirectoryStorage(root: string): ExportStorage {
   const dir = path.resolve(root);
   const partial = path.join(dir, ".partial");
   const file = (key: string) => {
-    if (!SAFE_KEY.test(key)) throw new Error(`not an export storage key: ${key}`);
+    checkStorageKey(key);
     return path.join(dir, key);
   };
   return {
@@ -58,14 +67,33 @@ export function localDirectoryStorage(root: string): ExportStorage {
     async remove(key) {
       await rm(file(key), { force: true });
     },
+    async removeFolder(folder) {
+      await rm(path.dirname(file(`${folder}/x.json`)), { recursive: true, force: true });
+    },
   };
 }
 
 let configured: ExportStorage | undefined;
 
-/** The configured store (EXPORTS_DIR); tests and other deployments may install another. */
+/**
+ * The configured store: EXPORTS_DIR, or with EXPORT_STORAGE=s3 a bucket (EXPORTS_DIR then only
+ * holds the worker's temporary files; docs/decisions/146-object-storage.md). Tests may install another.
+ */
 export function exportStorage(): ExportStorage {
-  configured ??= localDirectoryStorage(env().EXPORTS_DIR);
+  const e = env();
+  configured ??=
+    e.EXPORT_STORAGE === "s3"
+      ? s3Storage(
+          {
+            bucket: e.S3_BUCKET,
+            prefix: e.S3_PREFIX,
+            tempDir: e.EXPORTS_DIR,
+            partSize: e.S3_PART_BYTES,
+            client: { region: e.S3_REGION, forcePathStyle: e.S3_FORCE_PATH_STYLE, ...(e.S3_ENDPOINT ? { endpoint: e.S3_ENDPOINT } : {}) },
+          },
+          checkStorageKey,
+        )
+      : localDirectoryStorage(e.EXPORTS_DIR);
   return configured;
 }
 

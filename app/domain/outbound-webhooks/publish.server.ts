@@ -54,13 +54,19 @@ export interface Published {
  * (app/domain/shop/shops.server.ts) written in SQL: installed, on Pro, and not a partner development
  * store whose platform plan is unpaid. Delivery ids are random UUIDs (like the attempt log's).
  */
+/** The contract an event's data names, stored beside it so a contract's history reads by index (decision 144). */
+const contractOf = (data: Prisma.InputJsonValue): string | null => {
+  const id = (data as Record<string, unknown>).contract_id;
+  return typeof id === "string" ? id : null;
+};
+
 function publishSql(input: PublishInput, data: Prisma.InputJsonValue, eventId: string): Prisma.Sql {
   const now = new Date().toISOString();
   const occurred = (input.occurredAt ?? new Date()).toISOString();
   return Prisma.sql`
     WITH ev AS (
-      INSERT INTO events (id, shop_id, type, data, source_key, created_at)
-      VALUES (${eventId}, ${input.shopId}, ${input.type}, ${JSON.stringify(data)}::jsonb, ${input.sourceKey}, ${occurred}::timestamp(3))
+      INSERT INTO events (id, shop_id, type, data, source_key, created_at, contract_gid)
+      VALUES (${eventId}, ${input.shopId}, ${input.type}, ${JSON.stringify(data)}::jsonb, ${input.sourceKey}, ${occurred}::timestamp(3), ${contractOf(data)})
       ON CONFLICT DO NOTHING
       RETURNING id
     ), entitled AS (

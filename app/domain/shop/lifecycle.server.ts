@@ -1,10 +1,9 @@
 // Install, uninstall and GDPR erasure of a shop's data.
-import { mkdir, rename, writeFile } from "node:fs/promises";
-import path from "node:path";
-import type { Prisma } from "@prisma/client";
+import { writeFile } from "node:fs/promises";
+import { Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
-import { env } from "../../env.server";
 import type { CustomerRef } from "../../infra/job-payloads";
+import { deleteInBatches, type BatchedTable } from "../../infra/batched-delete.server";
 import { log } from "../../infra/log.server";
 import { exportStorage } from "../exports/storage.server";
 import { sealSessionToken } from "../../shopify/session-tokens.server";
@@ -60,15 +59,35 @@ export async function uninstallShop(domain: string, within?: Tx): Promise<Uninst
   return result;
 }
 
+/**
+ * A shop's tables that grow with its traffic, each with an index leading on shop_id; children
+ * before parents (deliveries before events, cycles before contracts), so no
+ * batch cascades into an unbounded number of rows.
+ */
+const SHOP_TABLES_BY_SIZE: BatchedTable[] = [
+  "webhook_deliveries",
+  "events",
+  "audit_events",
+  "idempotency_records",
+  "notification_log",
+  "billing_cycles", // its attempts go with it (a handful per cycle)
+  "contracts",
+];
+
 /** shop/redact (48 h after uninstall): every row of the shop, and its files, erased. */
 export async function redactShop(domain: string): Promise<boolean> {
   const shop = await prisma.shop.findUnique({ where: { domain }, select: { id: true } });
   const files = shop ? await prisma.exportJob.findMany({ where: { shopId: shop.id }, select: { storageKey: true } }) : [];
+  // The big tables first, in bounded batches (each its own short transaction); the shop row's
+  // cascade then finds only the small ones. Killed midway, the retried job carries on from what
+  // is left (docs/decisions/144-bounded-tables.md).
+  if (shop) for (const table of SHOP_TABLES_BY_SIZE) await deleteInBatches(table, Prisma.sql`shop_id = ${shop.id}`);
   await prisma.$transaction(async (tx) => {
     await tx.session.deleteMany({ where: { shop: domain } });
     if (shop) await tx.shop.delete({ where: { id: shop.id } }); // cascades to every shop-owned table
   });
   await removeExportFiles(files.map((f) => f.storageKey));
+  await exportStorage().removeFolder(dataRequestFolder(domain));
   return !!shop;
 }
 
@@ -100,8 +119,8 @@ export async function redactCustomer(ref: CustomerRef): Promise<void> {
 
 /**
  * customers/data_request: what the app stores about the customer, for the merchant to pass on.
- * Written as JSON under EXPORTS_DIR/data-requests/ (ids and app records only: the app keeps
- * no customer name or address outside gifts).
+ * Written as JSON to the export storage under data-requests/<shop domain>/ (ids and app records
+ * only: the app keeps no customer name or address outside gifts).
  */
 export async function customerDataReport(ref: CustomerRef & { requestId: string }): Promise<string | null> {
   const shop = await prisma.shop.findUnique({ where: { domain: ref.domain }, select: { id: true } });
@@ -122,18 +141,21 @@ export async function customerDataReport(ref: CustomerRef & { requestId: string 
         })
       : [],
   };
-  const dir = path.resolve(env().EXPORTS_DIR, "data-requests", ref.domain);
-  await mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${ref.requestId.replace(/[^\w-]/g, "_")}.json`);
-  // Written beside, then renamed: a reader never sees half a report (rename is atomic).
-  const partial = `${file}.partial`;
+  // Through the export storage (a local directory or a bucket, docs/decisions/146-object-storage.md):
+  // written to a temporary file, then published whole, so a reader never sees half a report.
+  const storage = exportStorage();
+  const key = `${dataRequestFolder(ref.domain)}/${ref.requestId.replace(/[^\w-]/g, "_")}.json`;
+  const partial = await storage.tempPath(`data-request-${ref.requestId}`);
   await writeFile(
     partial,
     JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2),
   );
-  await rename(partial, file);
-  return file;
+  await storage.publish(key, partial);
+  return key;
 }
+
+/** Where a shop's data-request reports are kept in the export storage. */
+export const dataRequestFolder = (domain: string) => `data-requests/${domain}`;
 
 /**
  * Support override of the app plan (CLI `shops plan`, the demo seed, tests): pins the plan

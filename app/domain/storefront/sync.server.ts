@@ -4,6 +4,8 @@
 // the inbound selling_plan_groups/update webhook (through the mirror queue), the nightly
 // reconcile, and the demo seed / CLI. Safe to run twice; syncs of one shop run one at a time.
 import { prisma } from "../../db.server";
+import { env } from "../../env.server";
+import { withLease } from "../../infra/redis-lock.server";
 import type { SellingPlanGroupWebhook } from "../../infra/job-payloads";
 import { log } from "../../infra/log.server";
 import { ensureStorefrontDefinitions } from "./definitions.server";
@@ -113,38 +115,37 @@ export async function syncStorefrontMetafields(shopDomain: string, opts: { force
   // The definitions first: without storefront access the values are invisible to a headless storefront (decision 123).
   await ensureStorefrontDefinitions(shopDomain);
   // One sync per shop at a time: a slower sync that resolved before a plan change must not
-  // overwrite the newer one's values. The lock lives as long as this transaction.
-  return prisma.$transaction(
-    async (tx) => {
-      await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${`storefront-sync:${shop.id}`}))::text AS locked`;
-      const desired = await desiredMetafields(shop.id, shopDomain);
-      const stored = await tx.storefrontMetafield.findMany({ where: { shopId: shop.id } });
-      const storedBySlot = new Map(stored.map((r) => [slot(r.ownerGid, r.key), r]));
-      const writes = [...desired.values()].filter((d) => opts.force || storedBySlot.get(slot(d.ownerGid, d.key))?.value !== d.value);
-      const clears = stored.filter((r) => !desired.has(slot(r.ownerGid, r.key)));
-      const inputs = [
-        ...writes.map((d) => ({ ownerId: d.ownerGid, namespace: STOREFRONT_METAFIELDS.bundlePlan.namespace, key: d.key, type: "json", value: d.value })),
-        ...clears.map((r) => ({ ownerId: r.ownerGid, namespace: STOREFRONT_METAFIELDS.bundlePlan.namespace, key: r.key, type: "json", value: CLEARED_VALUE })),
-      ];
-      if (inputs.length) await livePlatform(shopDomain, (port) => port.setMetafields(inputs), "storefront_sync");
-      for (const d of writes) {
-        await tx.storefrontMetafield.upsert({
+  // overwrite the newer one's values. The lease is in Redis, not a transaction's advisory lock:
+  // Shopify is called outside any database transaction, and only the bookkeeping of what was
+  // written is one short transaction at the end (docs/decisions/144-bounded-tables.md).
+  return withLease(`${env().REDIS_PREFIX}:storefront-sync:{${shop.id}}`, async () => {
+    const desired = await desiredMetafields(shop.id, shopDomain);
+    const stored = await prisma.storefrontMetafield.findMany({ where: { shopId: shop.id } });
+    const storedBySlot = new Map(stored.map((r) => [slot(r.ownerGid, r.key), r]));
+    const writes = [...desired.values()].filter((d) => opts.force || storedBySlot.get(slot(d.ownerGid, d.key))?.value !== d.value);
+    const clears = stored.filter((r) => !desired.has(slot(r.ownerGid, r.key)));
+    const inputs = [
+      ...writes.map((d) => ({ ownerId: d.ownerGid, namespace: STOREFRONT_METAFIELDS.bundlePlan.namespace, key: d.key, type: "json", value: d.value })),
+      ...clears.map((r) => ({ ownerId: r.ownerGid, namespace: STOREFRONT_METAFIELDS.bundlePlan.namespace, key: r.key, type: "json", value: CLEARED_VALUE })),
+    ];
+    if (inputs.length) await livePlatform(shopDomain, (port) => port.setMetafields(inputs), "storefront_sync");
+    const now = new Date();
+    await prisma.$transaction([
+      ...writes.map((d) =>
+        prisma.storefrontMetafield.upsert({
           where: { shopId_ownerGid_key: { shopId: shop.id, ownerGid: d.ownerGid, key: d.key } },
           create: { shopId: shop.id, ownerGid: d.ownerGid, key: d.key, value: d.value },
-          update: { value: d.value, writtenAt: new Date() },
-        });
-      }
-      if (clears.length) {
-        await tx.storefrontMetafield.deleteMany({
-          where: { shopId: shop.id, OR: clears.map((r) => ({ ownerGid: r.ownerGid, key: r.key })) },
-        });
-      }
-      const report = { products: new Set([...desired.values()].map((d) => d.ownerGid)).size, written: writes.length, cleared: clears.length };
-      if (inputs.length) log.info("storefront metafields synced", { shop: shopDomain, ...report });
-      return report;
-    },
-    { maxWait: 30_000, timeout: 120_000 },
-  );
+          update: { value: d.value, writtenAt: now },
+        }),
+      ),
+      ...(clears.length
+        ? [prisma.storefrontMetafield.deleteMany({ where: { shopId: shop.id, OR: clears.map((r) => ({ ownerGid: r.ownerGid, key: r.key })) } })]
+        : []),
+    ]);
+    const report = { products: new Set([...desired.values()].map((d) => d.ownerGid)).size, written: writes.length, cleared: clears.length };
+    if (inputs.length) log.info("storefront metafields synced", { shop: shopDomain, ...report });
+    return report;
+  }, { ttlMs: 60_000, maxWaitMs: 120_000 });
 }
 
 /**

@@ -29,7 +29,9 @@ const count = (v: unknown): number | null => (typeof v === "number" ? v : null);
 export async function subscriptionHistory(shopId: string, contractGid: string, limit = 50): Promise<HistoryEntry[]> {
   const [events, changes] = await Promise.all([
     prisma.event.findMany({
-      where: { shopId, data: { path: ["contract_id"], equals: contractGid } },
+      // By the contract column and its index (events_shop_id_contract_gid_created_at_id_idx), not the
+      // JSON: the shop's other events are never read (docs/decisions/144-bounded-tables.md).
+      where: { shopId, contractGid },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: limit,
       select: { type: true, data: true, createdAt: true },
