@@ -498,6 +498,7 @@ async function seedAppRecords(shopId: string, spec: ShopSpec, products: SimProdu
           campaignId: campaign.id,
           contractGid: k.contractGid,
           customerGid: k.customerGid,
+          decidedAt: sentAt,
           sentAt,
           reactivated,
           reactivatedAt: reactivated ? reactivatedAt : null,

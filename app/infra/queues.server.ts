@@ -12,6 +12,7 @@ import type {
   SellingPlanGroupWebhook,
   ShopRef,
   WebhookAttemptPayload,
+  WinbackRunPayload,
 } from "./job-payloads";
 import { createRedis } from "./redis.server";
 import { env } from "../env.server";
@@ -54,6 +55,9 @@ export interface QueueJobs {
     /** Hourly: one box-cutoff job per shop with a build-a-box bundle (docs/decisions/106). */
     "box-cutoff-tick": NoData;
     "box-cutoff": ShopRef;
+    /** Hourly: one winback-run per shop with an active campaign (docs/decisions/117). */
+    "winback-tick": NoData;
+    "winback-run": WinbackRunPayload;
   };
   /** Export jobs: one BullMQ job per export, its id the export's id (docs/decisions/057). */
   exports: {

@@ -99,6 +99,16 @@ export const MESSAGE_KINDS = [
     body: "Hello,\n\nYour subscription to {{ product_title }} (#{{ contract_number }}) is cancelled. You will not be charged again.\n\n{{ shop_name }}",
     variables: CONTRACT_VARS,
   },
+  {
+    // A win-back campaign's offer (docs/decisions/117-winback-campaign-job.md). return_url is
+    // signed and put in when the message is rendered (send.server.ts), never stored in the outbox.
+    kind: "winback_offer",
+    label: "Win-back offer",
+    category: "winback",
+    subject: "Come back to {{ product_title }}: {{ offer }}",
+    body: "Hello,\n\nWe miss you. {{ offer }}{% if discount_code != blank %} Use the code {{ discount_code }} at checkout.{% endif %}\n\nTo start your {{ product_title }} subscription again with one click, visit {{ return_url }}\n\n{{ shop_name }}",
+    variables: ["shop_name", "product_title", "offer", "discount_code", "return_url"],
+  },
 ] as const satisfies readonly MessageKind[];
 
 export type MessageKindName = (typeof MESSAGE_KINDS)[number]["kind"];
@@ -124,4 +134,7 @@ export const SAMPLE_VARIABLES: Record<string, string> = {
   box_title: "Treat box",
   box_period: "March 2031",
   pick_until: "March 11, 2031 at 12:00 AM",
+  offer: "15% off your next order.",
+  discount_code: "WB-7KQ2M9XD",
+  return_url: "https://example-coffee.myshopify.com/apps/subscriptions/winback/return",
 };

@@ -37,6 +37,8 @@ describe("typed jobs", () => {
       | "box-reminder"
       | "box-cutoff-tick"
       | "box-cutoff"
+      | "winback-tick"
+      | "winback-run"
     >();
     // Never called: these lines exist for the type checker.
     const mistakes = () => {
