@@ -47,7 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
     v = await comeBack(sendId, token);
   } catch (err) {
     // Shopify refused or could not be reached: nothing was made and the link works again.
-    log.warn("winback come-back failed", { send: sendId, error: (err as Error).message });
+    log.error("winback come-back failed", { send: sendId, error: (err as Error).message });
     return page("Please try again", `<h1>We could not restart it just now</h1><p>Nothing was charged. Please try the link again in a few minutes.</p>`, 503);
   }
   if (v.state === "invalid") return mailEndpointError(request, "invalid_request", "this link is not valid");

@@ -14,13 +14,16 @@ import { incrementality, type Incrementality } from "./winback-audience";
 /** Marks reactivations found in the mirror, then recounts recovered revenue, for the shop's campaigns. */
 export async function refreshAttribution(shopId: string): Promise<void> {
   await prisma.$executeRaw`
-    UPDATE winback_sends s SET reactivated = true, reactivated_at = n.created_at, new_contract_gid = n.contract_gid
-    FROM winback_campaigns k,
-      LATERAL (SELECT c.contract_gid, c.created_at FROM contracts c
+    WITH found AS (
+      SELECT s.id, n.contract_gid, n.created_at
+      FROM winback_sends s JOIN winback_campaigns k ON k.id = s.campaign_id
+      CROSS JOIN LATERAL (SELECT c.contract_gid, c.created_at FROM contracts c
                WHERE c.shop_id = s.shop_id AND c.customer_gid = s.customer_gid AND c.contract_gid <> s.contract_gid
                  AND c.created_at > s.decided_at AND c.created_at <= s.decided_at + make_interval(days => k.attribution_days)
                ORDER BY c.created_at, c.contract_gid LIMIT 1) n
-    WHERE s.shop_id = ${shopId} AND k.id = s.campaign_id AND NOT s.reactivated`;
+      WHERE s.shop_id = ${shopId} AND NOT s.reactivated)
+    UPDATE winback_sends s SET reactivated = true, reactivated_at = f.created_at, new_contract_gid = f.contract_gid
+    FROM found f WHERE s.id = f.id AND NOT s.reactivated`;
   await recountRecovered(shopId, null);
 }
 

@@ -1,7 +1,7 @@
 // What a win-back needs to clone a cancelled contract with subscriptionContractAtomicCreate: its
 // lines and plan, policies, customer, vaulted payment method and shipping address
 // (docs/decisions/117-winback-campaign-job.md). Null when unknown or another app's.
-import type { CloneSource } from "../port";
+import type { CloneSource, PlatformAddress } from "../port";
 import { CONTRACT_FIELDS, mapContract, type GqlContract } from "./contract-fields";
 
 export const CONTRACT_CLONE_SOURCE = /* GraphQL */ `
@@ -24,7 +24,7 @@ export const CONTRACT_CLONE_SOURCE = /* GraphQL */ `
             provinceCode
             zip
             country
-            countryCode
+            countryCodeV2
             phone
           }
         }
@@ -44,7 +44,7 @@ interface GqlShippingAddress {
   provinceCode: string | null;
   zip: string | null;
   country: string | null;
-  countryCode: string | null;
+  countryCodeV2: string | null;
   phone: string | null;
 }
 
@@ -58,12 +58,14 @@ export interface ContractCloneSourceResult {
     | null;
 }
 
+const addressOf = ({ countryCodeV2, ...a }: GqlShippingAddress): PlatformAddress => ({ ...a, countryCode: countryCodeV2 });
+
 export function mapContractCloneSource(r: ContractCloneSourceResult): CloneSource | null {
   const c = r.subscriptionContract;
   if (!c) return null;
   return {
     contract: mapContract(c),
     paymentMethodId: c.customerPaymentMethod?.id ?? null,
-    shippingAddress: c.deliveryMethod?.address ? { ...c.deliveryMethod.address } : null,
+    shippingAddress: c.deliveryMethod?.address ? addressOf(c.deliveryMethod.address) : null,
   };
 }
