@@ -258,7 +258,7 @@ describe("a win-back campaign run end to end", () => {
 
     // A billing run charges the clone; the send's recovered_amount counts the charge.
     const billed = await runBilling(s.domain, { clock: fixedClock(new Date(Date.now() + 3_600_000)) });
-    expect(billed.charged).toContain(clone.id);
+    expect(billed.charged.map((l) => l.contractId)).toEqual([clone.id]);
     const recovered = await stack.settled(s.domain, async () => {
       const row = await prisma.winbackSend.findUniqueOrThrow({ where: { id: send.id } });
       return row.recoveredAmountCents > 0 ? row : null;
