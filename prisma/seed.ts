@@ -453,7 +453,9 @@ async function seedAppRecords(shopId: string, spec: ShopSpec, products: SimProdu
   });
 
   // Win-back: an active campaign with a ledger of sends, some recovered; an ended one.
-  const cancelled = contracts.filter((c) => c.status === "CANCELLED" && c.endedAt);
+  // One send per customer per campaign (the ledger's unique key, docs/decisions/117): a customer's first cancelled contract.
+  const seenCustomers = new Set<string>();
+  const cancelled = contracts.filter((c) => c.status === "CANCELLED" && c.endedAt && !seenCustomers.has(c.customerGid) && seenCustomers.add(c.customerGid));
   const campaigns = [
     {
       name: "We miss you — 20% off your next box",
@@ -498,6 +500,7 @@ async function seedAppRecords(shopId: string, spec: ShopSpec, products: SimProdu
           campaignId: campaign.id,
           contractGid: k.contractGid,
           customerGid: k.customerGid,
+          decidedAt: sentAt,
           sentAt,
           reactivated,
           reactivatedAt: reactivated ? reactivatedAt : null,

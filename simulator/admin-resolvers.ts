@@ -4,6 +4,7 @@
 // literals alike) and returns an object of serialize.ts; graphql-js then applies the caller's
 // selection set and aliases. Refusals are the payload's `userErrors { field message code }`,
 // whose codes the schema's enums constrain. How to add one: docs/simulator.md#how-to-add-an-operation.
+import { createBasicCodeDiscount, gqlCodeDiscountNode } from "./store/discounts";
 import type { SimCore } from "./core";
 import { fieldError } from "./graphql-exec";
 import { numericIdOf, type ShopState, type Outcome } from "./state";
@@ -270,6 +271,12 @@ export const MUTATION: Record<string, RootResolver> = {
     (a, { core, shop }) => atomicCreateContract(core.state, shop, a.input, core.now()),
     (c, shop) => ({ contract: gqlContract(shop, c) }),
     ["contract"],
+  ),
+
+  discountCodeBasicCreate: mutation(
+    (a, { core, shop }) => createBasicCodeDiscount(core.state, shop, a.basicCodeDiscount, core.now()),
+    (d) => ({ codeDiscountNode: gqlCodeDiscountNode(d, new Date()) }),
+    ["codeDiscountNode"],
   ),
 
   metafieldDefinitionCreate: mutation(

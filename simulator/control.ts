@@ -105,6 +105,7 @@ const CustomerBody = z.object({
   lastName: z.string().optional(),
   email: z.string().nullable().optional(),
   phone: z.string().nullable().optional(),
+  marketingState: z.enum(["INVALID", "NOT_SUBSCRIBED", "PENDING", "SUBSCRIBED", "UNSUBSCRIBED"]).optional(),
   address: z.object({ address1: z.string(), city: z.string(), province: z.string().nullable(), country: z.string(), zip: z.string() }).nullable().optional(),
   paymentMethod: PaymentMethodBody.nullable().optional(),
 });
@@ -486,6 +487,7 @@ const ROUTES: [string, RegExp, Handler][] = [
   ],
   ["GET", /^\/_sim\/shops\/([^/]+)\/billing-attempts$/, (core, [d]) => Object.values(requireShop(core, d).billingAttempts ?? {})],
   ["GET", /^\/_sim\/shops\/([^/]+)\/customers$/, (core, [d]) => Object.values(requireShop(core, d).customers)],
+  ["GET", /^\/_sim\/shops\/([^/]+)\/discounts$/, (core, [d]) => Object.values(requireShop(core, d).discounts ?? {})],
   ["GET", /^\/_sim\/shops\/([^/]+)\/selling-plan-groups$/, (core, [d]) => Object.values(requireShop(core, d).sellingPlanGroups)],
   [
     "GET",

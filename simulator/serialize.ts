@@ -110,6 +110,24 @@ export function gqlMailingAddress(a: Address, c: Customer | null) {
   };
 }
 
+/** Shopify's CustomerEmailAddress: the address with its marketing consent (`marketingState`). */
+function gqlEmailAddress(c: Customer, shop?: ShopState) {
+  const n = numericIdOf(c.id);
+  const base = `https://${shop?.domain ?? "shop.myshopify.com"}`;
+  return {
+    __typename: "CustomerEmailAddress",
+    emailAddress: c.email,
+    marketingState: c.marketingState ?? "NOT_SUBSCRIBED",
+    marketingOptInLevel: c.marketingState === "SUBSCRIBED" ? "SINGLE_OPT_IN" : null,
+    marketingUpdatedAt: null,
+    marketingUnsubscribeUrl: `${base}/unsubscribe?customer=${n}`,
+    openTrackingLevel: "UNKNOWN",
+    openTrackingUrl: `${base}/open-tracking?customer=${n}`,
+    validFormat: /^[^@\s]+@[^@\s]+$/.test(c.email ?? ""),
+    sourceLocation: null,
+  };
+}
+
 export function gqlCustomer(c: Customer, shop?: ShopState) {
   return {
     __typename: "Customer",
@@ -117,7 +135,7 @@ export function gqlCustomer(c: Customer, shop?: ShopState) {
     firstName: c.firstName,
     lastName: c.lastName,
     displayName: `${c.firstName} ${c.lastName}`.trim(),
-    defaultEmailAddress: c.email ? { emailAddress: c.email } : null,
+    defaultEmailAddress: c.email ? gqlEmailAddress(c, shop) : null,
     defaultPhoneNumber: c.phone ? { phoneNumber: c.phone } : null,
     // The simulator keeps one address per customer (the default one).
     defaultAddress: c.address ? gqlMailingAddress(c.address, c) : null,

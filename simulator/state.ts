@@ -111,6 +111,25 @@ export interface Customer {
   phone: string | null;
   address: Address | null;
   paymentMethods: PaymentMethod[];
+  /** Shopify's CustomerEmailAddressMarketingState of the default address (absent in older state files: NOT_SUBSCRIBED, Shopify's default). */
+  marketingState?: MarketingState;
+}
+
+export type MarketingState = "INVALID" | "NOT_SUBSCRIBED" | "PENDING" | "SUBSCRIBED" | "UNSUBSCRIBED";
+
+/** A code discount made by discountCodeBasicCreate (store/discounts.ts). */
+export interface CodeDiscount {
+  id: string;
+  title: string;
+  code: string;
+  percentage: number;
+  customerIds: string[];
+  startsAt: string;
+  endsAt: string | null;
+  usageLimit: number | null;
+  appliesOncePerCustomer: boolean;
+  appliesOnSubscription: boolean;
+  createdAt: string;
 }
 
 export interface Variant {
@@ -269,6 +288,8 @@ export interface ShopState {
   flowTriggerCalls?: FlowTriggerCallRecord[];
   /** Storefront API access tokens (a headless storefront's credential) → when made; absent in older state files. */
   storefrontAccessTokens?: Record<string, { createdAt: string }>;
+  /** Code discounts by id (store/discounts.ts); absent in older state files. */
+  discounts?: Record<string, CodeDiscount>;
 }
 
 // ---- Shopify Flow (./flow.ts) ----------------------------------------------------------------------

@@ -23,6 +23,7 @@ import { requeueLostMail } from "../app/domain/notifications/sweep.server";
 import { queueCardExpiryNotices } from "../app/domain/notifications/card-expiry.server";
 import { queueBoxReminders } from "../app/domain/notifications/box-mail.server";
 import { queueBoxCutoffs, runBoxCutoff } from "../app/domain/customer/box-cutoff.server";
+import { queueWinbackRuns, runWinback } from "../app/domain/retention/winback-run.server";
 
 /** A job made from an inbound Shopify webhook (id shopify-<webhook id>) marks its stored row processed, so the sweeper leaves it be. */
 const inbound =
@@ -91,6 +92,9 @@ export const PROCESSORS: Processors = {
     // The selection cutoff: one job per shop with a build-a-box bundle, each idempotent (docs/decisions/106).
     "box-cutoff-tick": () => queueBoxCutoffs(),
     "box-cutoff": (job) => runBoxCutoff(job.data.domain),
+    // Win-back campaigns: one run per shop with an active campaign, on the tick's clock (docs/decisions/117).
+    "winback-tick": () => queueWinbackRuns(),
+    "winback-run": (job) => runWinback(job.data.domain, new Date(job.data.at)),
   },
   exports: {
     // A retryable failure throws (BullMQ retries with back-off); on the last attempt it fails the job.
@@ -132,5 +136,6 @@ export const SCHEDULES = [
   { queue: QUEUES.sweeps, id: "box-reminder", pattern: "0 9 * * *", name: "box-reminder" },
   { queue: QUEUES.sweeps, id: "box-cutoff-tick", pattern: "20 * * * *", name: "box-cutoff-tick" },
   { queue: QUEUES.sweeps, id: "gifts-tick", pattern: "*/5 * * * *", name: "gifts-tick" },
+  { queue: QUEUES.sweeps, id: "winback-tick", pattern: "40 * * * *", name: "winback-tick" },
   { queue: QUEUES.billing, id: "billing-tick", pattern: env().BILLING_CRON, name: "billing-tick" },
 ] as const;

@@ -24,6 +24,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { label: "Portal settings", href: "/app/portal" },
   { label: "Storefront access", href: "/app/origins" },
   { label: "Cancellation insights", href: "/app/cancellations" },
+  { label: "Win-back campaigns", href: "/app/winback" },
   { label: "Risk Center", href: "/app/risks" },
   { label: "Analytics", href: "/app/analytics" },
   { label: "Export Center", href: "/app/exports" },

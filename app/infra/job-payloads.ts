@@ -32,6 +32,12 @@ export interface ShopRef {
 }
 export type NoData = Record<string, never>;
 
+/** A win-back run of one shop on the clock it was queued with (ISO 8601; docs/decisions/117). */
+export interface WinbackRunPayload {
+  domain: string;
+  at: string;
+}
+
 /** The payload of an `exports` queue job, shared by the producer and the worker. */
 export interface ExportRenderPayload {
   exportId: string;

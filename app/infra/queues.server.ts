@@ -13,6 +13,7 @@ import type {
   ShopRef,
   WebhookAttemptPayload,
   FlowTriggerPayload,
+  WinbackRunPayload,
 } from "./job-payloads";
 import { createRedis } from "./redis.server";
 import { env } from "../env.server";
@@ -57,6 +58,9 @@ export interface QueueJobs {
     "box-cutoff": ShopRef;
     /** Every five minutes: due gift e-mails, bounces, expiries (docs/decisions/136). */
     "gifts-tick": NoData;
+    /** Hourly: one winback-run per shop with an active campaign (docs/decisions/117). */
+    "winback-tick": NoData;
+    "winback-run": WinbackRunPayload;
   };
   /** Export jobs: one BullMQ job per export, its id the export's id (docs/decisions/057). */
   exports: {

@@ -40,6 +40,8 @@ export interface PlatformContract {
   originOrderName: string | null;
   billingPolicy: { interval: BillingInterval; intervalCount: number; anchors: BillingAnchor[] };
   lines: PlatformLine[];
+  /** The contract's custom attributes (a win-back clone names its send here: docs/decisions/116). */
+  attributes?: Record<string, string>;
 }
 
 export interface ContractPage {
@@ -194,6 +196,34 @@ export interface PlatformCustomer {
   lastName: string | null;
   phone: string | null;
   /** The customer's default address, used as the shipping address. */
+  shippingAddress: PlatformAddress | null;
+}
+
+/** Shopify's CustomerEmailAddressMarketingState (Admin API 2026-10). */
+export type MarketingState = "INVALID" | "NOT_SUBSCRIBED" | "PENDING" | "SUBSCRIBED" | "UNSUBSCRIBED";
+
+/** A customer's default e-mail address and its marketing consent; both null without an address. */
+export interface CustomerConsent {
+  id: string;
+  email: string | null;
+  marketingState: MarketingState | null;
+}
+
+/** A percentage-off code for one customer, used once (discountCodeBasicCreate). */
+export interface NewCodeDiscount {
+  title: string;
+  code: string;
+  customerId: string;
+  /** Whole percent, 1-100. */
+  percent: number;
+  startsAt: string;
+  endsAt: string | null;
+}
+
+/** A contract as a win-back clones it: lines, plan, policies, payment method, shipping address. */
+export interface CloneSource {
+  contract: PlatformContract;
+  paymentMethodId: string | null;
   shippingAddress: PlatformAddress | null;
 }
 
@@ -354,6 +384,12 @@ export interface ShopifyPort {
   getPaymentMethodOwner(paymentMethodGid: string): Promise<{ id: string; revoked: boolean; customerId: string | null; email: string | null } | null>;
   /** Vaults a remote processor reference as the customer's payment method; returns its id. */
   createRemotePaymentMethod(customerGid: string, reference: RemotePaymentReference): Promise<string>;
+  /** Marketing consent of each customer (batched by 250); unknown ids are left out. */
+  getMarketingConsent(customerGids: string[]): Promise<CustomerConsent[]>;
+  /** discountCodeBasicCreate: the new discount's id and its code. */
+  createCodeDiscount(discount: NewCodeDiscount): Promise<{ id: string; code: string }>;
+  /** A contract with what cloning it needs; null when unknown or another app's. */
+  getCloneSource(contractGid: string): Promise<CloneSource | null>;
   /** subscriptionContractAtomicCreate. */
   createContract(contract: NewContract): Promise<{ id: string }>;
   /** This app's contracts of the customer with their custom attributes (all pages). */

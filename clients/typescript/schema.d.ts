@@ -3529,6 +3529,8 @@ export interface operations {
         content: {
           "application/json": {
             data: {
+              attribution_days: number;
+              cancelled_within_days: number;
               /**
                * Format: date-time
                * @description ISO 8601, UTC
@@ -3536,9 +3538,73 @@ export interface operations {
               created_at: string;
               delay_days: number;
               discount_percent: number | null;
+              /** @description share of the eligible audience never sent to (the baseline) */
+              holdout_percent: number;
               id: string;
               name: string;
               offer_label: string;
+              /** @description cancel reasons targeted; empty = any */
+              reasons: string[];
+              /** @description the campaign's attribution, docs/decisions/115-winback-audience.md */
+              results: {
+                holdout: {
+                  /** @description customers in the group */
+                  customers: number;
+                  /** @description of those, customers with a new contract within the attribution window */
+                  reactivated: number;
+                  /** @description reactivated / customers, 4 decimals; null for an empty group */
+                  reactivation_rate: number | null;
+                  /** @description the group's new contracts' charges within the window, one entry per currency */
+                  recovered: {
+                    /** @description Decimal string in the currency's own exponent (JPY 0, USD 2, KWD 3) */
+                    amount: string;
+                    /** @description ISO 4217 */
+                    currency_code: string;
+                  }[];
+                };
+                /** @description sent.reactivated minus what the hold-out's rate predicts; null without a hold-out */
+                incremental_reactivations: number | null;
+                /** @description one entry per currency */
+                revenue: {
+                  /** @description what the e-mail added over the hold-out's baseline; null without a hold-out */
+                  incremental: {
+                    /** @description Decimal string in the currency's own exponent (JPY 0, USD 2, KWD 3) */
+                    amount: string;
+                    /** @description ISO 4217 */
+                    currency_code: string;
+                  } | null;
+                  /**
+                   * @description recovered revenue of the sent group, what other apps report
+                   * @example {
+                   *       "amount": "12.50",
+                   *       "currency_code": "USD"
+                   *     }
+                   */
+                  raw: {
+                    /** @description Decimal string in the currency's own exponent (JPY 0, USD 2, KWD 3) */
+                    amount: string;
+                    /** @description ISO 4217 */
+                    currency_code: string;
+                  };
+                }[];
+                sent: {
+                  /** @description customers in the group */
+                  customers: number;
+                  /** @description of those, customers with a new contract within the attribution window */
+                  reactivated: number;
+                  /** @description reactivated / customers, 4 decimals; null for an empty group */
+                  reactivation_rate: number | null;
+                  /** @description the group's new contracts' charges within the window, one entry per currency */
+                  recovered: {
+                    /** @description Decimal string in the currency's own exponent (JPY 0, USD 2, KWD 3) */
+                    amount: string;
+                    /** @description ISO 4217 */
+                    currency_code: string;
+                  }[];
+                };
+              };
+              started_at: string | null;
+              /** @description draft, active, paused or ended */
               status: string;
             }[];
             /** @description Pass as ?cursor= for the next page; null on the last page */
@@ -3593,6 +3659,8 @@ export interface operations {
                */
               customer_id: string;
               id: string;
+              /** @description the contract that brought the customer back */
+              new_contract_id: string | null;
               reactivated: boolean;
               reactivated_at: string | null;
               /**

@@ -121,6 +121,8 @@ export function createContract(state: SimState, shop: ShopState, input: Contract
       maxCycles: null,
     },
     lines,
+    // A contract from checkout ships to the address given there: the customer's (default) address here.
+    deliveryAddress: customer.address ? { ...customer.address } : null,
   };
   shop.contracts[id] = contract;
   return ok(contract, [{ topic: "subscription_contracts/create", payload: contractPayload(contract), app: contract.app }]);

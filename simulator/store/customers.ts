@@ -6,6 +6,7 @@ import {
   numericIdOf,
   type Address,
   type Customer,
+  type MarketingState,
   type PaymentInstrument,
   type PaymentMethod,
   type ShopState,
@@ -21,6 +22,8 @@ export interface CustomerInput {
   lastName?: string;
   email?: string | null;
   phone?: string | null;
+  /** E-mail marketing consent; Shopify's default for a new customer is NOT_SUBSCRIBED. */
+  marketingState?: MarketingState;
   address?: Customer["address"];
   /** Default: a Visa ending 4242; null for a customer without a vaulted method. */
   paymentMethod?: (PaymentInstrument & { billing?: PaymentBehavior }) | null;
@@ -41,6 +44,7 @@ export function createCustomer(state: SimState, shop: ShopState, input: Customer
     phone: input.phone ?? null,
     address: input.address ?? { address1: "1 Main Street", city: "Ottawa", province: "ON", country: "CA", zip: "K1A 0A1" },
     paymentMethods: instrument ? [{ ...instrument, id: newGid(state, "CustomerPaymentMethod"), revokedAt: null }] : [],
+    marketingState: input.marketingState ?? "NOT_SUBSCRIBED",
   };
   shop.customers[id] = customer;
   indexEmail(shop, customer);

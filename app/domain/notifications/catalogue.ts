@@ -115,6 +115,16 @@ export const MESSAGE_KINDS = [
     body: "Hello,\n\nThe e-mail about your gift of {{ product_title }} could not be delivered to {{ recipient_email }}.\n\nReply to this e-mail with the right address and we will send it again.\n\n{{ shop_name }}",
     variables: ["shop_name", "product_title", "recipient_email"],
   },
+  {
+    // A win-back campaign's offer (docs/decisions/117-winback-campaign-job.md). return_url is
+    // signed and put in when the message is rendered (send.server.ts), never stored in the outbox.
+    kind: "winback_offer",
+    label: "Win-back offer",
+    category: "winback",
+    subject: "Come back to {{ product_title }}: {{ offer }}",
+    body: "Hello,\n\nWe miss you. {{ offer }}{% if discount_code != blank %} Use the code {{ discount_code }} at checkout.{% endif %}\n\nTo start your {{ product_title }} subscription again with one click, visit {{ return_url }}\n\n{{ shop_name }}",
+    variables: ["shop_name", "product_title", "offer", "discount_code", "return_url"],
+  },
 ] as const satisfies readonly MessageKind[];
 
 export type MessageKindName = (typeof MESSAGE_KINDS)[number]["kind"];
@@ -146,4 +156,7 @@ export const SAMPLE_VARIABLES: Record<string, string> = {
   claim_url: "https://example-coffee.example/gifts/claim/sample",
   claim_until: "April 13, 2031",
   recipient_email: "grace@example.com",
+  offer: "15% off your next order.",
+  discount_code: "WB-7KQ2M9XD",
+  return_url: "https://example-coffee.myshopify.com/apps/subscriptions/winback/return",
 };

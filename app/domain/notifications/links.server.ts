@@ -58,3 +58,19 @@ export function messageIdFor(shopId: string, idempotencyKey: string): string {
 export const giftClaimToken = (rowId: string) => createHmac("sha256", env().SERVICE_SECRET).update(`gift-claim\n${rowId}`).digest("base64url");
 export const giftClaimTokenHash = (token: string) => createHash("sha256").update(token).digest("hex");
 export const giftClaimUrl = (rowId: string) => `${env().SHOPIFY_APP_URL}/gifts/claim/${giftClaimToken(rowId)}`;
+
+// The win-back come-back link (docs/decisions/117-winback-campaign-job.md): the send id and a MAC
+// of shop and send under its own purpose label. The token is derived, so it is never stored (not in
+// the ledger, not in the outbox's payload: the address is put into the e-mail when it is rendered);
+// single use is the ledger's (the POST claims the send once).
+const returnValue = (shopId: string, sendId: string) => `${shopId}\n${sendId}`;
+
+export function winbackReturnUrl(shopId: string, sendId: string): string {
+  const q = new URLSearchParams({ s: sendId, t: mac("winback-return", returnValue(shopId, sendId), 32) });
+  return `${env().SHOPIFY_APP_URL}/winback/return?${q.toString()}`;
+}
+
+/** True when `token` is the MAC of this shop's send (timing-safe). */
+export function verifyWinbackReturn(shopId: string, sendId: string, token: string): boolean {
+  return same(token, mac("winback-return", returnValue(shopId, sendId), 32));
+}

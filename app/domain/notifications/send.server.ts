@@ -24,7 +24,7 @@ import { enqueue, QUEUES } from "../../infra/queues.server";
 import { platformFor } from "../../platform/index.server";
 import { normalisePreferences } from "../customer/notification-preferences.server";
 import { isEssential, messageKind, type MailCategory } from "./catalogue";
-import { giftClaimUrl, messageIdFor, unsubscribeUrl, verpAddress } from "./links.server";
+import { giftClaimUrl, messageIdFor, unsubscribeUrl, verpAddress, winbackReturnUrl } from "./links.server";
 import { mailJobId } from "./outbox.server";
 import { renderMessage } from "./render.server";
 import { shopMailContext, templateIn } from "./shop-context.server";
@@ -101,6 +101,18 @@ function gate(row: Claimed, disabledKinds: string[]): string | null {
   return null;
 }
 
+/**
+ * Variables that carry a credential are made at render time, not stored in the outbox's payload:
+ * the win-back come-back link is signed for its send (docs/decisions/117-winback-campaign-job.md).
+ */
+function withSignedLinks(row: Claimed): Record<string, string> {
+  // A gift's claim link (docs/decisions/136) and a win-back's come-back link (decision 117).
+  if (row.event === "gift_claim") return { ...row.payload, claim_url: giftClaimUrl(row.id) };
+  if (row.event !== "winback_offer" || !row.payload.send_id) return row.payload;
+  const { send_id: sendId, ...vars } = row.payload;
+  return { ...vars, return_url: winbackReturnUrl(row.shop_id, sendId) };
+}
+
 /** Sends the row if it is due and unclaimed; safe to run any number of times (see the header). */
 export async function sendMailRow(rowId: string): Promise<SendOutcome> {
   const config = env();
@@ -133,9 +145,7 @@ export async function sendMailRow(rowId: string): Promise<SendOutcome> {
   const template = templateIn(shop, row.event);
   let rendered;
   try {
-    // A gift's claim link is derived here, never stored with the row (docs/decisions/136).
-    const vars = row.event === "gift_claim" ? { ...row.payload, claim_url: giftClaimUrl(row.id) } : row.payload;
-    rendered = renderMessage(template, vars, unsubscribe);
+    rendered = renderMessage(template, withSignedLinks(row), unsubscribe);
   } catch (err) {
     await settle(row.id, { status: "failed", reason: `template error: ${(err as Error).message}`.slice(0, 1000) });
     return "failed";

@@ -26,7 +26,19 @@ const billing = {
 export const EVENT_CATALOGUE = {
   "subscription.created": {
     firesWhen: "a new contract is created",
-    data: z.strictObject({ contract_id: gid("the subscription contract"), customer_id: gid("the customer"), status: contractStatus }),
+    data: z.strictObject({
+      contract_id: gid("the subscription contract"),
+      customer_id: gid("the customer"),
+      status: contractStatus,
+      winback: z
+        .strictObject({
+          campaign_id: z.string().describe("the win-back campaign"),
+          send_id: z.string().describe("the campaign's send that brought the customer back"),
+          previous_contract_id: gid("the cancelled contract this one was cloned from"),
+        })
+        .optional()
+        .describe("present only when a win-back's come-back link made the contract (docs/decisions/116)"),
+    }),
     example: { contract_id: "gid://shopify/SubscriptionContract/1001", customer_id: "gid://shopify/Customer/501", status: "ACTIVE" },
   },
   "subscription.renewed": {
@@ -126,8 +138,8 @@ export const EVENT_CATALOGUE = {
   "customer.winback_started": {
     firesWhen: "a win-back campaign touched a churned customer",
     data: z.strictObject({
-      campaign_id: z.string(),
-      send_id: z.string(),
+      campaign_id: z.string().describe("the win-back campaign (GET /winback/campaigns)"),
+      send_id: z.string().describe("the campaign's send to this customer (GET /winback/campaigns/{id}/sends); fired only for customers sent to, never for the hold-out"),
       customer_id: gid("the customer"),
       contract_id: gid("the churned contract").nullable(),
     }),

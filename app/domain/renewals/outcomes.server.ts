@@ -24,6 +24,7 @@ import { publishEvent, type Published } from "../outbound-webhooks/publish.serve
 import { billingPolicy, retryDueAt } from "./policy.server";
 import { dispatchMail, queueMail, type Queued } from "../notifications/outbox.server";
 import { contractVars, longDate } from "../notifications/vars.server";
+import { recountRecovered } from "../retention/winback-attribution.server";
 
 type Tx = Prisma.TransactionClient;
 
@@ -122,6 +123,8 @@ export async function handleBillingOutcome(o: BillingOutcome): Promise<OutcomeRe
             },
           });
       announced.push(published, ...(await countGiftCharge(tx, shop.id, contract.id, contract.contractGid)));
+      // A win-back's new contract: its send's recovered_amount counts this charge (docs/decisions/117).
+      await recountRecovered(shop.id, contract.contractGid, tx);
       return { result: recovered ? ("recovered" as const) : ("renewed" as const), published: announced };
     }
 

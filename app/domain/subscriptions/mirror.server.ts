@@ -27,6 +27,7 @@ const CONFIRMATIONS = {
 } as const;
 import { dispatchDeliveries } from "../outbound-webhooks/jobs.server";
 import { parseDecimalToMinor } from "../shared/money.server";
+import { WINBACK_SEND_ATTRIBUTE } from "../retention/winback-return.server";
 
 type Tx = Prisma.TransactionClient;
 
@@ -151,6 +152,13 @@ export async function upsertContract(tx: Tx, shopId: string, c: PlatformContract
   return null;
 }
 
+/** subscription.created's link to the cancelled contract of a win-back (docs/decisions/116-winback-events.md). */
+async function winbackOf(tx: Tx, shopId: string, sendId: string | undefined) {
+  if (!sendId) return null;
+  const send = await tx.winbackSend.findFirst({ where: { id: sendId, shopId }, select: { id: true, campaignId: true, contractGid: true } });
+  return send ? { campaign_id: send.campaignId, send_id: send.id, previous_contract_id: send.contractGid } : null;
+}
+
 /** Which event a status change announces, if any (the update webhook is the chokepoint: docs/decisions/005). */
 export function eventForTransition(previous: ContractStatus | null, next: ContractStatus, created: boolean): EventType | null {
   if (created && previous === null) return "subscription.created";
@@ -237,7 +245,14 @@ export async function syncContractFromWebhook(hook: ContractWebhook): Promise<"m
       if (type === "subscription.created") {
         // A new contract: does Shopify's first billing date agree with the schedule engine's?
         await recordScheduleDrift(tx, shop.id, contract);
-        published.push(await publishEvent(tx, { ...base, type, data: { contract_id: contractId, customer_id: row.customerGid, status: notice.status } }));
+        const winback = await winbackOf(tx, shop.id, contract.attributes?.[WINBACK_SEND_ATTRIBUTE]);
+        published.push(
+          await publishEvent(tx, {
+            ...base,
+            type,
+            data: { contract_id: contractId, customer_id: row.customerGid, status: notice.status, ...(winback ? { winback } : {}) },
+          }),
+        );
         if (giftRequest) {
           const purchase = { shopId: shop.id, timeZone: shop.ianaTimezone, contractRowId: row.id, contractGid: contractId, request: giftRequest, gifter };
           published.push(...(await recordGiftPurchase(tx, { ...purchase, sellingPlanGid: contract.lines[0]?.sellingPlanId ?? null, ...base })));

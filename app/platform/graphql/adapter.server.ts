@@ -51,6 +51,9 @@ import {
   type PaymentMethodRemoteCreateResult,
 } from "./payment-method-remote-create";
 import { CONTRACT_ATOMIC_CREATE, contractAtomicCreateVariables, mapContractAtomicCreate, type ContractAtomicCreateResult } from "./contract-atomic-create";
+import { CUSTOMERS_CONSENT, CUSTOMERS_CONSENT_MAX, mapCustomersConsent, type CustomersConsentResult } from "./customers-consent";
+import { DISCOUNT_CODE_BASIC_CREATE, discountCodeBasicCreateVariables, mapDiscountCodeBasicCreate, type DiscountCodeBasicCreateResult } from "./discount-code-create";
+import { CONTRACT_CLONE_SOURCE, mapContractCloneSource, type ContractCloneSourceResult } from "./contract-clone-source";
 import { CUSTOMER_CONTRACTS, mapCustomerContracts, type CustomerContractsResult } from "./customer-contracts";
 import { APP_SUBSCRIPTION_CREATE, appSubscriptionCreateVariables, mapAppSubscriptionCreate, type AppSubscriptionCreateResult } from "./app-subscription-create";
 import { APP_SUBSCRIPTION_CANCEL, mapAppSubscriptionCancel, type AppSubscriptionCancelResult } from "./app-subscription-cancel";
@@ -283,6 +286,22 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
       return mapPaymentMethodRemoteCreate(
         await gql<PaymentMethodRemoteCreateResult>(PAYMENT_METHOD_REMOTE_CREATE, { customerId, remoteReference: remoteReferenceInput(reference) }),
       );
+    },
+
+    async getMarketingConsent(ids) {
+      const out = [];
+      for (let i = 0; i < ids.length; i += CUSTOMERS_CONSENT_MAX) {
+        out.push(...mapCustomersConsent(await gql<CustomersConsentResult>(CUSTOMERS_CONSENT, { ids: ids.slice(i, i + CUSTOMERS_CONSENT_MAX) })));
+      }
+      return out;
+    },
+
+    async createCodeDiscount(discount) {
+      return mapDiscountCodeBasicCreate(await gql<DiscountCodeBasicCreateResult>(DISCOUNT_CODE_BASIC_CREATE, discountCodeBasicCreateVariables(discount)));
+    },
+
+    async getCloneSource(id) {
+      return mapContractCloneSource(await gql<ContractCloneSourceResult>(CONTRACT_CLONE_SOURCE, { id }));
     },
 
     async createContract(contract) {

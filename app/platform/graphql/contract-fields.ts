@@ -26,6 +26,7 @@ export const CONTRACT_FIELDS = /* GraphQL */ `
   customer { id }
   originOrder { id name }
   billingPolicy { interval intervalCount anchors { day month type } }
+  customAttributes { key value }
   lines(first: 50) { nodes { ${LINE_FIELDS} } }
 `;
 
@@ -53,6 +54,7 @@ export interface GqlContract {
   customer: { id: string } | null;
   originOrder: { id: string; name: string } | null;
   billingPolicy: { interval: BillingInterval; intervalCount: number; anchors: { day: number; month: number | null; type: string }[] };
+  customAttributes?: { key: string; value: string | null }[];
   lines: { nodes: GqlLine[] };
 }
 
@@ -94,6 +96,7 @@ export function mapContract(c: GqlContract): PlatformContract {
       anchors: c.billingPolicy.anchors.map((a) => ({ day: a.day, month: a.month ?? null, type: a.type })),
     },
     lines: c.lines.nodes.map(mapLine),
+    attributes: Object.fromEntries((c.customAttributes ?? []).map((a) => [a.key, a.value ?? ""])),
   };
 }
 

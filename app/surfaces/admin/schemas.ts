@@ -158,13 +158,40 @@ export const MixMatchDetail = MixMatch.extend({
   ),
 });
 
+const WinbackGroup = z.strictObject({
+  customers: z.number().int().describe("customers in the group"),
+  reactivated: z.number().int().describe("of those, customers with a new contract within the attribution window"),
+  reactivation_rate: z.number().nullable().describe("reactivated / customers, 4 decimals; null for an empty group"),
+  recovered: z.array(Money).describe("the group's new contracts' charges within the window, one entry per currency"),
+});
+
 export const Campaign = z.strictObject({
   id: z.string(),
   name: z.string(),
-  status: z.string(),
+  status: z.string().describe("draft, active, paused or ended"),
   offer_label: z.string(),
   discount_percent: z.number().nullable(),
   delay_days: z.number().int(),
+  reasons: z.array(z.string()).describe("cancel reasons targeted; empty = any"),
+  cancelled_within_days: z.number().int(),
+  holdout_percent: z.number().int().describe("share of the eligible audience never sent to (the baseline)"),
+  attribution_days: z.number().int(),
+  started_at: Timestamp.nullable(),
+  results: z
+    .strictObject({
+      sent: WinbackGroup,
+      holdout: WinbackGroup,
+      incremental_reactivations: z.number().nullable().describe("sent.reactivated minus what the hold-out's rate predicts; null without a hold-out"),
+      revenue: z
+        .array(
+          z.strictObject({
+            raw: Money.describe("recovered revenue of the sent group, what other apps report"),
+            incremental: Money.nullable().describe("what the e-mail added over the hold-out's baseline; null without a hold-out"),
+          }),
+        )
+        .describe("one entry per currency"),
+    })
+    .describe("the campaign's attribution, docs/decisions/115-winback-audience.md"),
   created_at: Timestamp,
 });
 
@@ -177,6 +204,7 @@ export const Send = z.strictObject({
   reactivated: z.boolean(),
   reactivated_at: Timestamp.nullable(),
   recovered_amount: Money,
+  new_contract_id: Gid("SubscriptionContract").nullable().describe("the contract that brought the customer back"),
   created_at: Timestamp,
 });
 

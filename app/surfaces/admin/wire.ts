@@ -4,7 +4,9 @@
 // endpoints in ./webhooks.ts map their views the same way). The embedded pages that show the
 // API's figures (analytics, home, Export Center) use the same functions.
 import type { z } from "zod";
-import type { Gift as GiftRow, SellingPlanGroup, WinbackCampaign, WinbackSend } from "@prisma/client";
+import type { Gift as GiftRow, SellingPlanGroup, WinbackSend } from "@prisma/client";
+import type { CampaignWithResults } from "../../domain/retention/winback.server";
+import type { GroupFigures } from "../../domain/retention/winback-attribution.server";
 import { iso, money } from "../../domain/shared/money.server";
 import type { BoxView, BundleView } from "../../domain/catalog/bundles.server";
 import type { MixMatchDetailView, MixMatchView } from "../../domain/catalog/mixmatch.server";
@@ -161,13 +163,26 @@ export const giftJson = (g: GiftView): z.input<typeof S.Gift> => ({
   created_at: g.createdAt.toISOString(),
 });
 
-export const campaignJson = (c: WinbackCampaign): z.input<typeof S.Campaign> => ({
+const groupJson = (g: GroupFigures, rate: number | null) => ({ customers: g.customers, reactivated: g.reactivated, reactivation_rate: rate, recovered: g.recovered });
+
+export const campaignJson = (c: CampaignWithResults): z.input<typeof S.Campaign> => ({
   id: c.id,
   name: c.name,
   status: c.status,
   offer_label: c.offerLabel,
   discount_percent: c.discountPercent,
   delay_days: c.delayDays,
+  reasons: c.reasons,
+  cancelled_within_days: c.cancelledWithinDays,
+  holdout_percent: c.holdoutPercent,
+  attribution_days: c.attributionDays,
+  started_at: iso(c.startedAt),
+  results: {
+    sent: groupJson(c.results.sent, c.results.sentRate),
+    holdout: groupJson(c.results.holdout, c.results.holdoutRate),
+    incremental_reactivations: c.results.incrementalReactivations,
+    revenue: c.results.revenue.map((r) => ({ raw: r.raw, incremental: r.incremental })),
+  },
   created_at: c.createdAt.toISOString(),
 });
 
@@ -176,10 +191,12 @@ export const sendJson = (s: WinbackSend): z.input<typeof S.Send> => ({
   campaign_id: s.campaignId,
   contract_id: s.contractGid,
   customer_id: s.customerGid,
-  sent_at: s.sentAt.toISOString(),
+  // The ledger lists sends only (held-out rows have no send time): decidedAt never shows here.
+  sent_at: (s.sentAt ?? s.decidedAt).toISOString(),
   reactivated: s.reactivated,
   reactivated_at: iso(s.reactivatedAt),
   recovered_amount: money(s.recoveredAmountCents, s.currencyCode)!,
+  new_contract_id: s.newContractGid,
   created_at: s.createdAt.toISOString(),
 });
 

@@ -38,6 +38,8 @@ describe("typed jobs", () => {
       | "box-cutoff-tick"
       | "box-cutoff"
       | "gifts-tick"
+      | "winback-tick"
+      | "winback-run"
     >();
     // Never called: these lines exist for the type checker.
     const mistakes = () => {

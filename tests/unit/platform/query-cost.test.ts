@@ -29,9 +29,9 @@ function requested(query: string, variables: Record<string, unknown> = {}): numb
 }
 
 // One contract as CONTRACT_FIELDS reads it: the contract 1 + customer 1 + originOrder 1 +
-// billingPolicy 1 + its anchors 1 + lines(first: 50) 2 + 50 x (line 1 + currentPrice 1 +
-// customAttributes 1) = 5 + 152 = 157.
-const CONTRACT = 157;
+// billingPolicy 1 + its anchors 1 + its customAttributes 1 + lines(first: 50) 2 + 50 x (line 1 +
+// currentPrice 1 + customAttributes 1) = 6 + 152 = 158.
+const CONTRACT = 158;
 
 const TABLE: [name: string, query: string, variables: Record<string, unknown>, byHand: number][] = [
   ["CONTRACT_GET: one contract", CONTRACT_GET, { id: "gid://shopify/SubscriptionContract/1" }, CONTRACT],
