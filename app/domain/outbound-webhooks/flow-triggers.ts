@@ -66,7 +66,9 @@ const flowName = (type: EventType): string => flowKey(type.replace(".", "_"));
 
 const numericId = (gid: string): number => Number(gid.slice(gid.lastIndexOf("/") + 1));
 
-function ruleFor(name: string, schema: z.ZodType): FieldRule {
+function ruleFor(name: string, declared: z.ZodType): FieldRule {
+  // A field present on some events only (subscription.created's `winback`) is optional in Flow too.
+  const schema = declared instanceof z.ZodOptional ? (declared.unwrap() as z.ZodType).nullable() : declared;
   const nullable = schema instanceof z.ZodNullable;
   const inner = (nullable ? (schema as z.ZodNullable<z.ZodType>).unwrap() : schema) as z.ZodType;
   const described = schema.description ?? inner.description ?? flowKey(name);
@@ -102,6 +104,17 @@ function ruleFor(name: string, schema: z.ZodType): FieldRule {
         const money = v as { amount: string; currency_code: string } | null;
         set(key, money ? Number(money.amount) : null, out);
         set(currencyKey, money?.currency_code ?? null, out);
+      },
+    };
+  }
+  if (inner instanceof z.ZodObject) {
+    // Any other object: its fields, each under "<Key> <field>", absent when the object is.
+    const subs = Object.entries(inner.shape as Record<string, z.ZodType>).map(([sub, s]) => [sub, ruleFor(`${name}_${sub}`, s.nullable())] as const);
+    return {
+      fields: subs.flatMap(([, r]) => r.fields),
+      payload: (v, out) => {
+        const o = (v ?? {}) as Record<string, unknown>;
+        for (const [sub, r] of subs) r.payload(o[sub] ?? null, out);
       },
     };
   }

@@ -27,11 +27,12 @@ describe("analytics trends", () => {
     const campaign = await prisma.winbackCampaign.create({
       data: { shopId: shop.id, name: "Come back", status: "active", offerLabel: "10% off", delayDays: 7 },
     });
+    let customer = 0;
     const send = (sentAt: string, reactivated: boolean) => ({
       shopId: shop.id,
       campaignId: campaign.id,
       contractGid: "gid://shopify/SubscriptionContract/1",
-      customerGid: "gid://shopify/Customer/1",
+      customerGid: `gid://shopify/Customer/${++customer}`,
       sentAt: at(sentAt),
       reactivated,
       currencyCode: "USD",
