@@ -6,6 +6,8 @@
 // whose codes the schema's enums constrain. How to add one: docs/simulator.md#how-to-add-an-operation.
 import type { SimCore } from "./core";
 import { fieldError } from "./graphql-exec";
+import { bulkFinishPayload, gqlBulkOperation } from "./bulk-operations";
+import { adminSchema } from "./schema";
 import { numericIdOf, type ShopState, type Outcome } from "./state";
 import { atomicCreateContract } from "./store/contract-import";
 import { commitDraft, openDraft, ownContract, setNextBillingDate, setStatus, skipBillingCycle, updateDraftLine } from "./store/contracts";
@@ -139,6 +141,19 @@ export const QUERY: Record<string, RootResolver> = {
     return variant ? gqlVariant(shop, variant) : null;
   },
 
+  // Bulk operations (bulk-operations.ts): the app's latest bulk query, or one by id.
+  currentBulkOperation: ({ type }, { core, shop }) => {
+    if (type === "MUTATION") return null;
+    const op = core.bulk.current(bucketKeyOf(core, shop));
+    return op ? gqlBulkOperation(op, core.publicUrl) : null;
+  },
+  bulkOperation: ({ id }, { core, shop }) => bulkOperationById(core, shop, id),
+  // Only a BulkOperation is simulated through node(id:); another type says so rather than null.
+  node: ({ id }, { core, shop }) => {
+    if (typeof id === "string" && id.startsWith("gid://shopify/BulkOperation/")) return bulkOperationById(core, shop, id);
+    throw fieldError("node(id:) is simulated for BulkOperation ids only (docs/simulator.md#bulk-operations)", "NOT_SIMULATED");
+  },
+
   nodes: ({ ids }, { shop }) => {
     if (ids.length > MAX_PAGE) throw fieldError(`The maximum number of ids is ${MAX_PAGE}`, "MAX_INPUT_SIZE_EXCEEDED");
     return (ids as string[]).map((id) => {
@@ -152,7 +167,34 @@ export const QUERY: Record<string, RootResolver> = {
   },
 };
 
+/** One bucket and one running bulk query per shop and app (docs/decisions/095). */
+const bucketKeyOf = (core: SimCore, shop: ShopState) => `${shop.domain}|${core.config.apiKey}`;
+
+function bulkOperationById(core: SimCore, shop: ShopState, id: string) {
+  const op = core.bulk.get(id);
+  return op && op.bucketKey === bucketKeyOf(core, shop) ? gqlBulkOperation(op, core.publicUrl) : null;
+}
+
 export const MUTATION: Record<string, RootResolver> = {
+  // The inner query runs later against the same query resolvers, unpaged (bulk-operations.ts).
+  bulkOperationRunQuery: ({ query, groupObjects }, ctx) => {
+    const { core, shop } = ctx;
+    const started = core.bulk.start(bucketKeyOf(core, shop), query, groupObjects === true, {
+      schema: adminSchema(),
+      rootValue: QUERY,
+      context: ctx,
+      now: () => core.now(),
+      shop,
+      finished: (op) => {
+        core.record(shop, { api: "admin", operation: "(bulk operation finished)", variables: { id: op.id, status: op.status }, outcome: "ok" });
+        core.commit(shop, [{ app: "self", topic: "bulk_operations/finish", payload: bulkFinishPayload(op) }]);
+      },
+    });
+    if (!started.ok) return { bulkOperation: null, userErrors: started.userErrors };
+    return { bulkOperation: gqlBulkOperation(started.op, core.publicUrl), userErrors: [] };
+  },
+
+
   // Shopify Billing (simulator/billing.ts). The payload's confirmationUrl is the simulator's own
   // page, so the resolver needs the core besides the shop.
   appSubscriptionCreate: (a, { core, shop }) => {

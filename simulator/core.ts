@@ -5,6 +5,7 @@ import { emptyState, pushCapped, type OperationRecord, type ShopState, type SimS
 import type { StateWriter } from "./persistence";
 import type { WebhookDispatcher } from "./webhooks";
 import { RateLimiter } from "./rate-limit";
+import { BulkOperations } from "./bulk-operations";
 
 export interface SimConfig {
   appUrl: string;
@@ -22,6 +23,8 @@ export class SimCore {
   private losingWebhooks = false;
   /** The Admin API's cost buckets, one per shop and app (rate-limit.ts); in memory, full on start. */
   readonly rateLimits = new RateLimiter();
+  /** Bulk query operations and their JSONL results (bulk-operations.ts); in memory, like the buckets. */
+  readonly bulk = new BulkOperations();
 
   constructor(
     public state: SimState,
@@ -65,6 +68,7 @@ export class SimCore {
   reset(): void {
     this.state = emptyState();
     this.rateLimits.reset();
+    this.bulk.reset();
     this.changed();
   }
 }

@@ -8,7 +8,7 @@ import { runBilling } from "../../../app/domain/renewals/charge.server";
 import { fixedClock } from "../../../app/domain/renewals/clock.server";
 import { runImport } from "../../../app/domain/imports/run.server";
 import { createImport, startImport } from "../../../app/domain/imports/start.server";
-import { reconcileShop } from "../../../app/domain/subscriptions/mirror.server";
+import { reconcileShop } from "../../../app/domain/subscriptions/reconcile.server";
 import { QUEUES } from "../../../app/infra/queues.server";
 import { platformFor } from "../../../app/platform/index.server";
 import { budgetStats, forgetShopBudget, redisShopBudget, resetBudgetStats, type CallPriority } from "../../../app/platform/budget.server";
