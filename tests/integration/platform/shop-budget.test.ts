@@ -120,6 +120,53 @@ describe("the floors, at the budget itself", () => {
     expect(got).toEqual(expected);
   });
 
+  /**
+   * A billing run spending at the limit (4 callers, 10 points a call, `calls` calls in all, on a
+   * 2,000-point bucket restoring 1,000 a second) and, once billing sits at its floor, one reconcile
+   * call of 100 points: how many billing calls had been granted when the reconcile got its points.
+   */
+  async function billingThenReconcile(agingMs: number, calls: number): Promise<number> {
+    const aging = redisShopBudget(undefined, { agingMs });
+    await forgetShopBudget(SHOP);
+    await aging.settle(SHOP, 0, 0, { maximumAvailable: 2000, currentlyAvailable: 2000, restoreRate: 1000 });
+    let billed = 0;
+    let billedAtReconcile = -1;
+    const caller = async () => {
+      while (billed < calls) {
+        await aging.acquire(SHOP, 10, "billing");
+        billed++;
+      }
+    };
+    const billing = Promise.all([caller(), caller(), caller(), caller()]);
+    // The bucket is at billing's floor once 180 calls have drained it from full.
+    await eventually(async () => billed >= 200, 60_000);
+    const reconcile = aging.acquire(SHOP, 100, "reconcile").then(() => (billedAtReconcile = billed));
+    await Promise.all([billing, reconcile]);
+    return billedAtReconcile;
+  }
+
+  it("strict floors starve a reconcile for the whole billing run; aged, it reserves its points and gets them mid-run", async () => {
+    const CALLS = 800;
+    // Without aging the reconcile waits until the billing run has ended: starvation, shown.
+    expect(await billingThenReconcile(Number.POSITIVE_INFINITY, CALLS)).toBe(CALLS);
+    // Aged after a second of waiting, it is served while billing still has most of its run to go.
+    const aged = await billingThenReconcile(1000, CALLS);
+    expect(aged).toBeGreaterThanOrEqual(200);
+    expect(aged).toBeLessThan(CALLS);
+  }, 120_000);
+
+  it("an aged reservation holds billing back, never an interactive call", async () => {
+    const aging = redisShopBudget(undefined, { agingMs: 0 });
+    await bucketAt(230);
+    // An aged reconcile call of 100 needs billing's floor (200) + 100: it reserves and waits.
+    const reconcile = aging.acquire(SHOP, 100, "reconcile");
+    // Billing (floor 200 + the 100 reserved + 10) may not spend now; an interactive call may.
+    const billingNow = await Promise.race([budget.acquire(SHOP, 10, "billing").then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 300))]);
+    expect(billingNow).toBe(false);
+    expect(await grantedAtOnce("interactive")).toBe(true);
+    await reconcile;
+  }, 60_000);
+
   it("a waiting caller gets its points once the bucket has restored them", async () => {
     await bucketAt(195);
     // Billing needs 210 (its floor 200 + 10): about 150 ms of restoring at 100 a second.
