@@ -148,6 +148,16 @@ export const QUERY: Record<string, RootResolver> = {
     return op ? gqlBulkOperation(op, core.publicUrl) : null;
   },
   bulkOperation: ({ id }, { core, shop }) => bulkOperationById(core, shop, id),
+  // Newest first by default (sortKey CREATED_AT or COMPLETED_AT); `query` filters by
+  // `status:` and `operation_type:` terms joined by AND (only queries are simulated).
+  bulkOperations: (args: ConnectionArgs & { query?: string | null; sortKey?: string | null }, { core, shop }) => {
+    const terms = [...(args.query ?? "").matchAll(/(status|operation_type):(\w+)/gi)].map((m) => [m[1].toLowerCase(), m[2].toUpperCase()]);
+    const ops = core.bulk
+      .list(bucketKeyOf(core, shop))
+      .filter((op) => terms.every(([k, v]) => (k === "status" ? op.status === v : v === "QUERY")))
+      .sort((a, b) => (args.sortKey === "COMPLETED_AT" ? (b.completedAt ?? "").localeCompare(a.completedAt ?? "") : 0) || numericIdOf(b.id) - numericIdOf(a.id));
+    return connection(ops, args, (op) => String(numericIdOf(op.id)), (op) => gqlBulkOperation(op, core.publicUrl));
+  },
   // Only a BulkOperation is simulated through node(id:); another type says so rather than null.
   node: ({ id }, { core, shop }) => {
     if (typeof id === "string" && id.startsWith("gid://shopify/BulkOperation/")) return bulkOperationById(core, shop, id);

@@ -1,5 +1,5 @@
 // Bulk query operations (docs/decisions/097-bulk-reads.md): start one with bulkOperationRunQuery,
-// then read it by id (polled) or as the app's current one (after a restart, to find one already
+// then read it by id (polled) or as the app's newest one (after a restart, to find one already
 // running). Its JSONL result is downloaded by ../bulk-results.server.ts.
 import { assertNoUserErrors, PlatformError } from "../errors";
 import type { PlatformBulkOperation } from "../port";
@@ -36,9 +36,13 @@ export const BULK_OPERATION_GET = /* GraphQL */ `
   }
 `;
 
+// currentBulkOperation is deprecated in this version: the app's newest bulk query is the first of
+// bulkOperations, which Shopify lists newest first by default.
 export const CURRENT_BULK_OPERATION = /* GraphQL */ `
   query CurrentBulkOperation {
-    currentBulkOperation(type: QUERY) { ${BULK_FIELDS} }
+    bulkOperations(first: 1, query: "operation_type:query") {
+      nodes { ${BULK_FIELDS} }
+    }
   }
 `;
 
@@ -61,7 +65,7 @@ export interface BulkOperationGetResult {
   node: GqlBulkOperation | Record<string, never> | null;
 }
 export interface CurrentBulkOperationResult {
-  currentBulkOperation: GqlBulkOperation | null;
+  bulkOperations: { nodes: GqlBulkOperation[] };
 }
 
 const mapBulk = (op: GqlBulkOperation): PlatformBulkOperation => ({
@@ -88,4 +92,4 @@ export const mapBulkOperationGet = (r: BulkOperationGetResult): PlatformBulkOper
   r.node && "id" in r.node ? mapBulk(r.node as GqlBulkOperation) : null;
 
 export const mapCurrentBulkOperation = (r: CurrentBulkOperationResult): PlatformBulkOperation | null =>
-  r.currentBulkOperation ? mapBulk(r.currentBulkOperation) : null;
+  r.bulkOperations.nodes[0] ? mapBulk(r.bulkOperations.nodes[0]) : null;
