@@ -16,7 +16,9 @@ export async function* bulkResultRows(url: string): AsyncGenerator<{ line: numbe
   } catch (err) {
     throw new PlatformError("unavailable", "The bulk operation's result could not be downloaded", { cause: err });
   }
-  if (!res.ok || !res.body) throw new PlatformError("unavailable", `The bulk operation's result answered HTTP ${res.status}`);
+  // A link past its seven days (or one its storage no longer has) answers 403/404: gone for good.
+  const gone = res.status === 403 || res.status === 404;
+  if (!res.ok || !res.body) throw new PlatformError("unavailable", `The bulk operation's result answered HTTP ${res.status}`, gone ? { code: "EXPIRED" } : {});
   const lines = createInterface({ input: Readable.fromWeb(res.body as unknown as WebReadableStream), crlfDelay: Infinity });
   let line = 0;
   for await (const text of lines) {

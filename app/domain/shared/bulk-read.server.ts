@@ -143,11 +143,11 @@ export async function runBulkRead(opts: BulkReadOptions): Promise<BulkReadReport
     applied += roots.length;
     total += roots.length;
   };
-  if (finished.url) {
+  async function applyFile(url: string) {
     let group: BulkRow[] | null = null;
     let lastLine = from - 1;
     // groupObjects: a root object's nested rows follow it, so a root row closes the previous group.
-    for await (const { line, row } of bulkResultRows(finished.url)) {
+    for await (const { line, row } of bulkResultRows(url)) {
       lastLine = line;
       if (line < from) continue;
       if (row.__parentId === undefined) {
@@ -162,6 +162,15 @@ export async function runBulkRead(opts: BulkReadOptions): Promise<BulkReadReport
     }
     if (group) batch.push(group);
     await commit(lastLine + 1);
+  }
+  if (finished.url) {
+    try {
+      await applyFile(finished.url);
+    } catch (err) {
+      // The file is gone (expired): this run cannot finish; the job's retry starts a new one.
+      if (isPlatformError(err) && err.code === "EXPIRED") await prisma.bulkRead.update({ where, data: { finishedAt: new Date() } });
+      throw err;
+    }
   }
   await prisma.bulkRead.update({ where, data: { finishedAt: new Date() } });
   log.info("bulk read applied", { shop: opts.shopDomain, purpose, operation: operationId, applied, total, fromLine: from });
