@@ -55,6 +55,8 @@ export const EnvSchema = z.object({
   WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(25_000),
   /** How long an import run's lease lasts unless renewed (docs/decisions/094-import-run-lease.md). */
   IMPORT_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
+  /** Root objects of a bulk read's result applied per transaction, each with its checkpoint (docs/decisions/097-bulk-reads.md). */
+  BULK_READ_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
   /** How long an idempotency claim holds its key before a retry may settle it (decision 035). */
   IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(1000).default(300_000),
   /** How often workers re-assert the job schedulers, so they come back after Redis loses its data. */

@@ -122,7 +122,7 @@ async function main() {
   const { SimulatorControl } = await import("../simulator/control-client");
   const { prisma } = await import("../app/db.server");
   const { recordInstallation, setAppPlan } = await import("../app/domain/shop/lifecycle.server");
-  const { reconcileShop } = await import("../app/domain/subscriptions/mirror.server");
+  const { reconcileShop } = await import("../app/domain/subscriptions/reconcile.server");
   const { createKey } = await import("../tests/support/fixtures");
   const { customerForAccessToken } = await import("../app/domain/customer/session.server");
   const control = new SimulatorControl(sim.url);

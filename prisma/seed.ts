@@ -12,7 +12,7 @@ const { prisma } = await import("../app/db.server");
 const { SimulatorControl } = await import("../simulator/control-client");
 // Rows are built by the same fixtures the tests use (one way to build data; tests/support/fixtures.ts).
 const { createBundle, createBundleBox, createInstalledShop, createMixMatchPlan, createPlanGroup } = await import("../tests/support/fixtures");
-const { reconcileShop } = await import("../app/domain/subscriptions/mirror.server");
+const { reconcileShop } = await import("../app/domain/subscriptions/reconcile.server");
 const { parseDecimalToMinor } = await import("../app/domain/shared/money.server");
 const { syncStorefrontMetafields } = await import("../app/domain/storefront/sync.server");
 

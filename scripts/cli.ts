@@ -289,7 +289,7 @@ async function main(argv: string[]): Promise<string> {
           }),
         );
       case "mirror reconcile": {
-        const { reconcileShop } = await import("../app/domain/subscriptions/mirror.server");
+        const { reconcileShop } = await import("../app/domain/subscriptions/reconcile.server");
         return print(await reconcileShop(need("shop")));
       }
       case "storefront sync": {

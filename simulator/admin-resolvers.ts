@@ -7,6 +7,8 @@
 import { createBasicCodeDiscount, gqlCodeDiscountNode } from "./store/discounts";
 import type { SimCore } from "./core";
 import { fieldError } from "./graphql-exec";
+import { bulkFinishPayload, gqlBulkOperation } from "./bulk-operations";
+import { adminSchema } from "./schema";
 import { numericIdOf, type ShopState, type Outcome } from "./state";
 import { atomicCreateContract } from "./store/contract-import";
 import { commitDraft, openDraft, ownContract, setNextBillingDate, setStatus, skipBillingCycle, updateDraft, updateDraftLine } from "./store/contracts";
@@ -141,6 +143,29 @@ export const QUERY: Record<string, RootResolver> = {
     return variant ? gqlVariant(shop, variant) : null;
   },
 
+  // Bulk operations (bulk-operations.ts): the app's latest bulk query, or one by id.
+  currentBulkOperation: ({ type }, { core, shop }) => {
+    if (type === "MUTATION") return null;
+    const op = core.bulk.current(bucketKeyOf(core, shop));
+    return op ? gqlBulkOperation(op, core.publicUrl) : null;
+  },
+  bulkOperation: ({ id }, { core, shop }) => bulkOperationById(core, shop, id),
+  // Newest first by default (sortKey CREATED_AT or COMPLETED_AT); `query` filters by
+  // `status:` and `operation_type:` terms joined by AND (only queries are simulated).
+  bulkOperations: (args: ConnectionArgs & { query?: string | null; sortKey?: string | null }, { core, shop }) => {
+    const terms = [...(args.query ?? "").matchAll(/(status|operation_type):(\w+)/gi)].map((m) => [m[1].toLowerCase(), m[2].toUpperCase()]);
+    const ops = core.bulk
+      .list(bucketKeyOf(core, shop))
+      .filter((op) => terms.every(([k, v]) => (k === "status" ? op.status === v : v === "QUERY")))
+      .sort((a, b) => (args.sortKey === "COMPLETED_AT" ? (b.completedAt ?? "").localeCompare(a.completedAt ?? "") : 0) || numericIdOf(b.id) - numericIdOf(a.id));
+    return connection(ops, args, (op) => String(numericIdOf(op.id)), (op) => gqlBulkOperation(op, core.publicUrl));
+  },
+  // Only a BulkOperation is simulated through node(id:); another type says so rather than null.
+  node: ({ id }, { core, shop }) => {
+    if (typeof id === "string" && id.startsWith("gid://shopify/BulkOperation/")) return bulkOperationById(core, shop, id);
+    throw fieldError("node(id:) is simulated for BulkOperation ids only (docs/simulator.md#bulk-operations)", "NOT_SIMULATED");
+  },
+
   nodes: ({ ids }, { shop }) => {
     if (ids.length > MAX_PAGE) throw fieldError(`The maximum number of ids is ${MAX_PAGE}`, "MAX_INPUT_SIZE_EXCEEDED");
     return (ids as string[]).map((id) => {
@@ -154,7 +179,34 @@ export const QUERY: Record<string, RootResolver> = {
   },
 };
 
+/** One bucket and one running bulk query per shop and app (docs/decisions/095). */
+const bucketKeyOf = (core: SimCore, shop: ShopState) => `${shop.domain}|${core.config.apiKey}`;
+
+function bulkOperationById(core: SimCore, shop: ShopState, id: string) {
+  const op = core.bulk.get(id);
+  return op && op.bucketKey === bucketKeyOf(core, shop) ? gqlBulkOperation(op, core.publicUrl) : null;
+}
+
 export const MUTATION: Record<string, RootResolver> = {
+  // The inner query runs later against the same query resolvers, unpaged (bulk-operations.ts).
+  bulkOperationRunQuery: ({ query, groupObjects }, ctx) => {
+    const { core, shop } = ctx;
+    const started = core.bulk.start(bucketKeyOf(core, shop), query, groupObjects === true, {
+      schema: adminSchema(),
+      rootValue: QUERY,
+      context: ctx,
+      now: () => core.now(),
+      shop,
+      finished: (op) => {
+        core.record(shop, { api: "admin", operation: "(bulk operation finished)", variables: { id: op.id, status: op.status }, outcome: "ok" });
+        core.commit(shop, [{ app: "self", topic: "bulk_operations/finish", payload: bulkFinishPayload(op) }]);
+      },
+    });
+    if (!started.ok) return { bulkOperation: null, userErrors: started.userErrors };
+    return { bulkOperation: gqlBulkOperation(started.op, core.publicUrl), userErrors: [] };
+  },
+
+
   // Shopify Billing (simulator/billing.ts). The payload's confirmationUrl is the simulator's own
   // page, so the resolver needs the core besides the shop.
   appSubscriptionCreate: (a, { core, shop }) => {

@@ -42,6 +42,11 @@ export class SimulatorControl {
     type View = { plan: string; maximumAvailable: number; currentlyAvailable: number; restoreRate: number; charged: number; throttled: number };
     return change ? this.call<View>("PUT", `${this.shop(domain)}/rate-limit`, change) : this.call<View>("GET", `${this.shop(domain)}/rate-limit`);
   }
+  /** The shop's bulk operations; `hold` keeps them RUNNING until released, `runningMs` sets how long one runs. */
+  bulkOperations(domain: string, change?: { hold?: boolean; runningMs?: number }) {
+    type View = { hold: boolean; runningMs: number; started: number; operations: { id: string; status: string; objectCount: number; rootObjectCount: number }[] };
+    return change ? this.call<View>("PUT", `${this.shop(domain)}/bulk-operations`, change) : this.call<View>("GET", `${this.shop(domain)}/bulk-operations`);
+  }
   operations(domain: string, query: { operation?: string; outcome?: string } = {}) {
     const qs = new URLSearchParams(query as Record<string, string>).toString();
     return this.call<{ operation: string; outcome: string; variables: Record<string, unknown> }[]>(

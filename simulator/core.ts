@@ -5,6 +5,7 @@ import { emptyState, pushCapped, type OperationRecord, type ShopState, type SimF
 import type { StateWriter } from "./persistence";
 import type { WebhookDispatcher } from "./webhooks";
 import { RateLimiter } from "./rate-limit";
+import { BulkOperations } from "./bulk-operations";
 
 export interface SimConfig {
   appUrl: string;
@@ -24,6 +25,8 @@ export class SimCore {
   readonly rateLimits = new RateLimiter();
   /** The app's deployed Flow triggers by handle (simulator/flow.ts), read from the extensions folder at start. */
   flowTriggers = new Map<string, SimFlowTrigger>();
+  /** Bulk query operations and their JSONL results (bulk-operations.ts); in memory, like the buckets. */
+  readonly bulk = new BulkOperations();
 
   constructor(
     public state: SimState,
@@ -67,6 +70,7 @@ export class SimCore {
   reset(): void {
     this.state = emptyState();
     this.rateLimits.reset();
+    this.bulk.reset();
     this.changed();
   }
 }

@@ -31,10 +31,11 @@ interface Bucket {
   at: number;
 }
 
-/** What a bucket has answered since it was made: requests charged, and those refused THROTTLED. */
+/** What a bucket has answered since it was made: requests charged, those refused THROTTLED, and the points they spent (actual cost). */
 export interface BucketCounts {
   charged: number;
   throttled: number;
+  points: number;
 }
 
 export class RateLimiter {
@@ -76,6 +77,7 @@ export class RateLimiter {
       return false;
     }
     counts.charged++;
+    counts.points += cost;
     b.available -= cost;
     return true;
   }
@@ -83,12 +85,13 @@ export class RateLimiter {
   /** The bucket's counts (a benchmark's THROTTLED figure). */
   counted(key: string): BucketCounts {
     let c = this.counts.get(key);
-    if (!c) this.counts.set(key, (c = { charged: 0, throttled: 0 }));
+    if (!c) this.counts.set(key, (c = { charged: 0, throttled: 0, points: 0 }));
     return c;
   }
 
   refund(key: string, shop: ShopState, points: number): void {
     const b = this.bucket(key, shop);
+    this.counted(key).points -= Math.max(0, points);
     b.available = Math.min(this.limits(shop).maximumAvailable, b.available + Math.max(0, points));
   }
 

@@ -26,10 +26,25 @@ const decodeCursor = (cursor: string) => Buffer.from(cursor, "base64url").toStri
  * or `last` is required and at most 250; cursors are opaque; `reverse` flips the order. `toNode`
  * shapes only the items on the page (a shop may hold a million contracts).
  */
+/**
+ * True while a bulk operation's query runs (bulk-operations.ts): Shopify walks every item of
+ * every connection of a bulk query, whatever `first`/`last` say, and needs neither.
+ */
+let unpaged = false;
+export function withUnpagedConnections<T>(work: () => T): T {
+  unpaged = true;
+  try {
+    return work();
+  } finally {
+    unpaged = false;
+  }
+}
+
 export function connection<T, N = T>(items: T[], args: ConnectionArgs, keyOf: (item: T) => string, toNode?: (item: T) => N) {
+  if (unpaged) args = { reverse: args.reverse, first: items.length };
   const { first, last, after, before, reverse } = args;
   if (first == null && last == null) throw fieldError("you must provide one of first or last", "BAD_REQUEST");
-  for (const n of [first, last]) {
+  for (const n of unpaged ? [] : [first, last]) {
     if (n != null && (n < 0 || n > MAX_PAGE)) throw fieldError(`The page size must be between 0 and ${MAX_PAGE}`, "BAD_REQUEST");
   }
   let list = reverse ? [...items].reverse() : items;

@@ -82,6 +82,7 @@ async function send(res: ServerResponse, answer: HttpAnswer): Promise<void> {
 }
 
 const ADMIN_GRAPHQL = /^\/shops\/([^/]+)\/admin\/api\/([^/]+)\/graphql\.json$/;
+const BULK_RESULT = /^\/bulk-results\/([0-9a-f]+)\.jsonl$/;
 const TOKEN = /^\/shops\/([^/]+)\/admin\/oauth\/access_token$/;
 const STOREFRONT = /^\/shops\/([^/]+)\/api\/([^/]+)\/graphql\.json$/;
 const CUSTOMER_ACCOUNT = /^\/shopify\.com\/(\d+)\/account\/customer\/api\/([^/]+)\/graphql$/;
@@ -154,6 +155,13 @@ export async function route(core: SimCore, req: IncomingMessage, proxy: AppProxy
   if (frame && method === "GET") return adminFramePage(core, decodeURIComponent(frame[1]), `http://${header("host")}`);
   const deep = ADMIN_APP_PATH.exec(url.pathname);
   if (deep && method === "GET") return adminFramePage(core, decodeURIComponent(deep[1]), `http://${header("host")}`, deep[2], url.searchParams);
+
+  // A bulk operation's JSONL result (Shopify serves it from cloud storage at a signed URL).
+  const bulk = BULK_RESULT.exec(url.pathname);
+  if (bulk && method === "GET") {
+    const text = core.bulk.file(bulk[1]);
+    return text === undefined ? { status: 404, body: null, text: "", headers: { "Content-Type": "text/plain" } } : { status: 200, body: null, text, headers: { "Content-Type": "application/jsonl" } };
+  }
 
   let m = ADMIN_GRAPHQL.exec(url.pathname);
   if (m) {

@@ -2,7 +2,8 @@
 // safe to run twice: a job interrupted by a crash is run again from the start.
 import { QUEUES, enqueueBulk, type Processors } from "../app/infra/queues.server";
 import { prisma } from "../app/db.server";
-import { reconcileShop, syncContractFromWebhook } from "../app/domain/subscriptions/mirror.server";
+import { syncContractFromWebhook } from "../app/domain/subscriptions/mirror.server";
+import { reconcileShop } from "../app/domain/subscriptions/reconcile.server";
 import { customerDataReport, redactCustomer, redactShop } from "../app/domain/shop/lifecycle.server";
 import { runDailySweep } from "../app/domain/housekeeping/daily-sweep.server";
 import { runGiftSweep } from "../app/domain/gifts/delivery.server";

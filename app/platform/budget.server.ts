@@ -8,6 +8,11 @@
 // the Customer and Storefront APIs' live reads, API writes) may take the bucket to zero; billing
 // stops at 10 %, reminders and the importer at 25 %, the reconcile and the storefront sync at 40 %.
 // In steady state a tier spends the full restore rate while nothing above it asks for points.
+// Floors age (docs/decisions/098-budget-aging.md): a call of a lower tier that has waited AGING_MS
+// reserves its points, every tier but interactive leaves them alone, and it spends down to
+// billing's floor; so a reconcile or an import is not starved for the hours a large shop's billing
+// day spends at the limit, and interactive calls keep billing's floor of headroom.
+import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { log } from "../infra/log.server";
 import { luaCommand, redis } from "../infra/redis.server";
@@ -25,6 +30,20 @@ export const PRIORITY_FLOOR: Record<CallPriority, number> = {
   reconcile: 0.4,
   storefront_sync: 0.4,
 };
+
+/** How long a call of a lower tier waits before it reserves its points (docs/decisions/098-budget-aging.md). */
+export const AGING_MS = 30_000;
+
+/**
+ * The floor of a call of `priority` that has waited `waitedMs`, and whether it has aged: an aged
+ * call of a tier below billing spends down to billing's floor and holds the shop's reservation.
+ */
+export function agedFloor(priority: CallPriority, waitedMs: number, agingMs = AGING_MS): { floor: number; aged: boolean } {
+  const base = PRIORITY_FLOOR[priority];
+  const lowest = PRIORITY_FLOOR.billing;
+  if (base <= lowest || !(waitedMs >= agingMs)) return { floor: base, aged: false };
+  return { floor: lowest, aged: true };
+}
 
 /** Until a shop's first answer says otherwise: Shopify's standard plan (2,000 points, 100 a second). */
 const DEFAULT_MAX = 2000;
@@ -66,15 +85,31 @@ local at = tonumber(h[2]) or now
 available = math.min(max, available + math.max(0, now - at) / 1000 * rate)
 `;
 
-// ARGV: defaultMax, defaultRate, cost, floorShare, ttl. Returns 0 (granted) or the ms to wait.
+// ARGV: defaultMax, defaultRate, cost, floorShare, ttl, token ('' unless the call has aged),
+// yields ('1': the caller leaves another's reservation alone; every tier but interactive).
+// One reservation per shop: an aged call's cost, which others leave above their floor until it is
+// spent or lapses (3 s without its holder asking again). Returns 0 (granted) or the ms to wait.
 const ACQUIRE = `${REFILL}
 local cost = tonumber(ARGV[3])
 local floor = math.max(0, math.min(max * tonumber(ARGV[4]), max - cost))
+local token = ARGV[6]
+local r = redis.call('HMGET', KEYS[1], 'rtoken', 'rcost', 'runtil')
+local rtoken = r[1]
+local rcost = tonumber(r[2]) or 0
+if (tonumber(r[3]) or 0) < now then rtoken = false rcost = 0 end
+if token ~= '' and (not rtoken or rtoken == token) then
+  redis.call('HSET', KEYS[1], 'rtoken', token, 'rcost', cost, 'runtil', now + 3000)
+  rtoken = token
+  rcost = cost
+end
+local reserved = 0
+if ARGV[7] == '1' and rtoken and rtoken ~= token then reserved = rcost end
 local wait = 0
-if available - cost >= floor then
+if available - cost >= floor + reserved then
   available = available - cost
+  if token ~= '' and rtoken == token then redis.call('HDEL', KEYS[1], 'rtoken', 'rcost', 'runtil') end
 else
-  wait = math.ceil((cost + floor - available) / rate * 1000)
+  wait = math.ceil((cost + floor + reserved - available) / rate * 1000)
 end
 redis.call('HSET', KEYS[1], 'available', tostring(available), 'at', now, 'max', max, 'rate', rate)
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[5]))
@@ -98,7 +133,7 @@ redis.call('EXPIRE', KEYS[1], tonumber(ARGV[7]))
 return tostring(available)
 `;
 
-type Acquire = (key: string, max: number, rate: number, cost: number, floor: number, ttl: number) => Promise<number>;
+type Acquire = (key: string, max: number, rate: number, cost: number, floor: number, ttl: number, token: string, yields: string) => Promise<number>;
 type Settle = (key: string, max: number, rate: number, refund: number, served: number, smax: number, srate: number, ttl: number) => Promise<string>;
 const acquireCommand = luaCommand<Acquire>("shopBudgetAcquire", 1, ACQUIRE);
 const settleCommand = luaCommand<Settle>("shopBudgetSettle", 1, SETTLE);
@@ -130,17 +165,22 @@ export interface ShopBudget {
  * The Redis-backed budget. When Redis cannot be reached the call goes ahead unbudgeted (logged):
  * Shopify's own THROTTLED handling is the fallback, and a Redis outage must not stop billing.
  */
-export function redisShopBudget(client: () => Redis = redis): ShopBudget {
+export function redisShopBudget(client: () => Redis = redis, opts: { agingMs?: number } = {}): ShopBudget {
+  const agingMs = opts.agingMs ?? AGING_MS;
   return {
     async acquire(shop, cost, priority) {
       const s = stats.get(priority) ?? { calls: 0, waited: 0, waitedMs: 0 };
       stats.set(priority, s);
       s.calls++;
       const started = performance.now();
+      let token = "";
       for (let round = 0; ; round++) {
         let wait: number;
         try {
-          wait = await acquireCommand(await ready(client()))(budgetKey(shop), DEFAULT_MAX, DEFAULT_RATE, cost, PRIORITY_FLOOR[priority], TTL_SECONDS);
+          const { floor, aged } = agedFloor(priority, performance.now() - started, agingMs);
+          if (aged && !token) token = randomUUID();
+          const yields = priority === "interactive" ? "0" : "1";
+          wait = await acquireCommand(await ready(client()))(budgetKey(shop), DEFAULT_MAX, DEFAULT_RATE, cost, floor, TTL_SECONDS, token, yields);
         } catch (err) {
           log.warn("shop budget unavailable; calling Shopify unbudgeted", { shop, err });
           return;

@@ -310,6 +310,20 @@ export interface PlatformBillingAttemptOutcome {
   errorCode: string | null;
 }
 
+/** A bulk query operation as Shopify reports it (docs/decisions/097-bulk-reads.md). */
+export interface PlatformBulkOperation {
+  id: string;
+  status: "CREATED" | "RUNNING" | "COMPLETED" | "FAILED" | "CANCELING" | "CANCELED" | "EXPIRED";
+  errorCode: string | null;
+  createdAt: string;
+  completedAt: string | null;
+  objectCount: number;
+  rootObjectCount: number;
+  /** The JSONL result once COMPLETED; null when the query found nothing. */
+  url: string | null;
+  query: string;
+}
+
 export interface ShopifyPort {
   readonly shop: string;
   getShop(): Promise<PlatformShop>;
@@ -407,4 +421,9 @@ export interface ShopifyPort {
   createBillingAttempt(contractGid: string, request: { idempotencyKey: string; cycleDate: string }): Promise<PlatformBillingAttempt>;
   /** One billing attempt's state (null when Shopify does not know it). */
   getBillingAttempt(attemptGid: string): Promise<PlatformBillingAttemptOutcome | null>;
+  /** Starts a bulk query; a running one is a PlatformError with code OPERATION_IN_PROGRESS. */
+  runBulkQuery(query: string): Promise<PlatformBulkOperation>;
+  getBulkOperation(id: string): Promise<PlatformBulkOperation | null>;
+  /** The app's most recent bulk query on the shop, whatever started it. */
+  currentBulkOperation(): Promise<PlatformBulkOperation | null>;
 }

@@ -2,9 +2,10 @@
 // deduplicated on X-Shopify-Webhook-Id and stored in PostgreSQL with the job they become BEFORE
 // the 200, then handed to a queue so Shopify gets its 200 fast. Redis is only the fast path: a
 // job it loses (or never got) is queued again by the webhook sweeper (docs/decisions/051).
-// Two topics are done inline, in the same transaction as the dedupe row: app/uninstalled
-// (revoking credentials must not wait in a queue; a handful of UPDATEs) and
-// customer_payment_methods/update (publishing its event needs no platform call).
+// Three topics are done inline, in the same transaction as the dedupe row: app/uninstalled
+// (revoking credentials must not wait in a queue; a handful of UPDATEs),
+// customer_payment_methods/update (publishing its event needs no platform call) and
+// bulk_operations/finish (one UPDATE the waiting bulk read sees: docs/decisions/097-bulk-reads.md).
 import type { ContractStatus, Prisma } from "@prisma/client";
 import { z } from "zod";
 import { prisma } from "../db.server";
@@ -31,6 +32,7 @@ export const SHOPIFY_TOPICS = [
   "subscription_billing_attempts/failure",
   "subscription_billing_attempts/challenged",
   "app_subscriptions/update",
+  "bulk_operations/finish",
 ] as const;
 export type ShopifyTopic = (typeof SHOPIFY_TOPICS)[number];
 
@@ -100,6 +102,7 @@ function jobFor(topic: ShopifyTopic, shop: string, webhookId: string, payload: P
     case "app/uninstalled":
     case "customer_payment_methods/update":
     case "app_subscriptions/update":
+    case "bulk_operations/finish":
       return null;
   }
 }
@@ -122,6 +125,7 @@ const PAYLOAD_CHECKS: Partial<Record<ShopifyTopic, z.ZodType>> = {
   "selling_plan_groups/update": z.object({ admin_graphql_api_id: gid("SellingPlanGroup") }),
   "selling_plan_groups/create": z.object({ admin_graphql_api_id: gid("SellingPlanGroup") }),
   "selling_plan_groups/delete": z.object({ admin_graphql_api_id: gid("SellingPlanGroup") }),
+  "bulk_operations/finish": z.object({ admin_graphql_api_id: gid("BulkOperation"), status: z.string().min(1) }),
 };
 
 /** Why a signed payload cannot be taken, or null when it can. */
@@ -193,7 +197,18 @@ export async function receiveShopifyWebhook(request: Request, expected: ShopifyT
             await tx.inboundWebhook.update({ where: { webhookId }, data: { processedAt: new Date() } });
             return { duplicate: false as const, uninstall: null, published: published ? [published] : [] };
           })
-        : { duplicate: (await prisma.inboundWebhook.createMany(seen)).count === 0, uninstall: null, published: [] };
+        : expected === "bulk_operations/finish"
+          ? await prisma.$transaction(async (tx) => {
+              if ((await tx.inboundWebhook.createMany(seen)).count === 0) return { duplicate: true as const, uninstall: null, published: [] };
+              // The bulk read waiting on this operation asks Shopify for the result's url at once.
+              await tx.bulkRead.updateMany({
+                where: { operationGid: String(payload.admin_graphql_api_id), shop: { domain: shop } },
+                data: { status: String(payload.status).toUpperCase() },
+              });
+              await tx.inboundWebhook.update({ where: { webhookId }, data: { processedAt: new Date() } });
+              return { duplicate: false as const, uninstall: null, published: [] };
+            })
+          : { duplicate: (await prisma.inboundWebhook.createMany(seen)).count === 0, uninstall: null, published: [] };
   if (outcome.duplicate) {
     log.info("shopify webhook replay ignored", { webhookId, topic: expected, shop });
     return new Response(null, { status: 200 });

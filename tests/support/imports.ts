@@ -2,7 +2,7 @@
 // the app), a source shop with subscribers, its `migration` export over real HTTP, and waiting
 // for an import to end.
 import { prisma } from "../../app/db.server";
-import { reconcileShop } from "../../app/domain/subscriptions/mirror.server";
+import { reconcileShop } from "../../app/domain/subscriptions/reconcile.server";
 import { importProgress, type ImportProgress } from "../../app/domain/imports/progress.server";
 import { createPlanGroup } from "./fixtures";
 import { exportsClient, finished } from "./exports";

@@ -3,7 +3,7 @@
 //   - an inbound subscription_contracts/create|update webhook (syncContractFromWebhook), which
 //     is also the single place status-change events are announced;
 //   - an API write reconciling one contract before answering (reconcileContract);
-//   - a whole-shop reconcile that pages the platform (reconcileShop).
+//   - a whole-shop reconcile (reconcile.server.ts: paged for a small shop, one bulk operation for a large one).
 // Only contracts this app created are readable through the platform (read_own scope), so a
 // contract the platform will not return is never mirrored.
 import { recordScheduleDrift } from "./schedule-drift.server";
@@ -81,6 +81,49 @@ async function sellingPlanGroupGid(tx: Tx, shopId: string, sellingPlanGid: strin
   return plan?.group.groupGid ?? null;
 }
 
+/** The mirror's columns for what the platform reported (the group looked up by the caller). */
+export function contractFields(c: PlatformContract, existing: { status: ContractStatus; endedAt: Date | null } | null, groupGid: string | null) {
+  const first = c.lines[0];
+  // Minor units in the contract's own currency (JPY has none, KWD three): docs/decisions/020.
+  const toMinor = (amount: string) => parseDecimalToMinor(amount, c.currencyCode);
+  const chargeCents = c.lines.reduce((sum, l) => sum + toMinor(l.priceAmount) * l.quantity, 0);
+  return {
+    status: c.status as ContractStatus,
+    nextBillingAt: c.nextBillingDate ? new Date(c.nextBillingDate) : null,
+    sellingPlanGid: first?.sellingPlanId ?? null,
+    sellingPlanGroupGid: groupGid,
+    customerGid: requireCustomer(c),
+    currencyCode: c.currencyCode,
+    chargeAmountCents: chargeCents,
+    monthlyAmountCents: monthlyCents(chargeCents, c.billingPolicy),
+    billingInterval: c.billingPolicy.interval,
+    billingIntervalCount: c.billingPolicy.intervalCount,
+    productTitle: first?.title ?? null,
+    frequencyLabel: frequencyLabel(c.billingPolicy),
+    orderName: c.originOrderName,
+    createdByService: true,
+    revision: BigInt(c.revisionId || "0"),
+    updatedAt: new Date(c.updatedAt),
+    endedAt: endedAt(existing, c),
+    mirroredAt: new Date(),
+  };
+}
+
+/** The mirror's line rows of a contract, without the contract's id. */
+export function contractLines(c: PlatformContract) {
+  return c.lines.map((l, position) => ({
+    lineGid: l.id,
+    productGid: l.productId,
+    variantGid: l.variantId,
+    title: l.title,
+    variantTitle: l.variantTitle,
+    quantity: l.quantity,
+    priceCents: parseDecimalToMinor(l.priceAmount, c.currencyCode),
+    sellingPlanGid: l.sellingPlanId,
+    position,
+  }));
+}
+
 /**
  * Writes what the platform reported. A read no newer than the stored revision is skipped:
  * webhooks and reconciles arrive in any order, and a nightly reconcile rewrites only what
@@ -94,41 +137,8 @@ export async function upsertContract(tx: Tx, shopId: string, c: PlatformContract
   const revision = BigInt(c.revisionId || "0");
   if (existing && existing.revision >= revision) return existing.status;
 
-  const first = c.lines[0];
-  // Minor units in the contract's own currency (JPY has none, KWD three): docs/decisions/020.
-  const toMinor = (amount: string) => parseDecimalToMinor(amount, c.currencyCode);
-  const chargeCents = c.lines.reduce((sum, l) => sum + toMinor(l.priceAmount) * l.quantity, 0);
-  const fields = {
-    status: c.status as ContractStatus,
-    nextBillingAt: c.nextBillingDate ? new Date(c.nextBillingDate) : null,
-    sellingPlanGid: first?.sellingPlanId ?? null,
-    sellingPlanGroupGid: await sellingPlanGroupGid(tx, shopId, first?.sellingPlanId ?? null),
-    customerGid: requireCustomer(c),
-    currencyCode: c.currencyCode,
-    chargeAmountCents: chargeCents,
-    monthlyAmountCents: monthlyCents(chargeCents, c.billingPolicy),
-    billingInterval: c.billingPolicy.interval,
-    billingIntervalCount: c.billingPolicy.intervalCount,
-    productTitle: first?.title ?? null,
-    frequencyLabel: frequencyLabel(c.billingPolicy),
-    orderName: c.originOrderName,
-    createdByService: true,
-    revision,
-    updatedAt: new Date(c.updatedAt),
-    endedAt: endedAt(existing, c),
-    mirroredAt: new Date(),
-  };
-  const lines = c.lines.map((l, position) => ({
-    lineGid: l.id,
-    productGid: l.productId,
-    variantGid: l.variantId,
-    title: l.title,
-    variantTitle: l.variantTitle,
-    quantity: l.quantity,
-    priceCents: toMinor(l.priceAmount),
-    sellingPlanGid: l.sellingPlanId,
-    position,
-  }));
+  const fields = contractFields(c, existing, await sellingPlanGroupGid(tx, shopId, c.lines[0]?.sellingPlanId ?? null));
+  const lines = contractLines(c);
 
   if (existing) {
     // The revision is checked again by the UPDATE itself: a newer snapshot committed since the read
@@ -287,38 +297,4 @@ export async function reconcileContract(shopDomain: string, contractGid: string)
   const contract = await (await platformFor(shopDomain)).getContract(contractGid);
   if (!contract) return;
   await prisma.$transaction((tx) => upsertContract(tx, shop.id, contract).then(() => undefined));
-}
-
-/**
- * Rebuilds the shop's mirror by paging every contract the platform returns. Contracts the
- * platform no longer returns are left alone (their last reported state stays visible).
- * Announces nothing: a reconcile repairs state, it is not a lifecycle change.
- */
-export async function reconcileShop(shopDomain: string, pageSize = 100): Promise<{ contracts: number }> {
-  const shop = await prisma.shop.findUniqueOrThrow({ where: { domain: shopDomain }, select: { id: true } });
-  const platform = await platformFor(shopDomain, "reconcile");
-  let after: string | null = null;
-  let count = 0;
-  for (;;) {
-    const page = await platform.listContracts({ first: pageSize, after });
-    // One short transaction per contract: a page-long one would hold the shop's cohort-summary
-    // rows (decision 009) while webhooks for the same shop wait on them.
-    for (const c of page.nodes) {
-      await prisma.$transaction(async (tx) => {
-        const previous = await upsertContract(tx, shop.id, c);
-        // A reconciled contract starts announced at its current status, so the next webhook
-        // announces only a real change.
-        if (previous === null) {
-          await tx.contract.update({
-            where: { shopId_contractGid: { shopId: shop.id, contractGid: c.id } },
-            data: { announcedStatus: c.status as ContractStatus, announcedRevision: BigInt(c.revisionId || "0") },
-          });
-        }
-      });
-    }
-    count += page.nodes.length;
-    if (!page.hasNextPage || !page.endCursor) break;
-    after = page.endCursor;
-  }
-  return { contracts: count };
 }

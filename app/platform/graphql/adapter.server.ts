@@ -78,6 +78,17 @@ import {
   mapSellingPlanGroupRemoveProductVariants,
   type SellingPlanGroupRemoveProductVariantsResult,
 } from "./selling-plan-group-remove-variants";
+import {
+  BULK_OPERATION_GET,
+  BULK_OPERATION_RUN_QUERY,
+  CURRENT_BULK_OPERATION,
+  mapBulkOperationGet,
+  mapBulkOperationRunQuery,
+  mapCurrentBulkOperation,
+  type BulkOperationGetResult,
+  type BulkOperationRunQueryResult,
+  type CurrentBulkOperationResult,
+} from "./bulk-operations";
 import { CURRENT_APP_INSTALLATION, mapCurrentAppInstallation, type CurrentAppInstallationResult } from "./current-app-installation";
 
 // Shopify caps `nodes(ids:)` at 250 ids per call.
@@ -337,6 +348,18 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
 
     async cancelAppCharge(id) {
       mapAppSubscriptionCancel(await gql<AppSubscriptionCancelResult>(APP_SUBSCRIPTION_CANCEL, { id }));
+    },
+
+    async runBulkQuery(query) {
+      return mapBulkOperationRunQuery(await gql<BulkOperationRunQueryResult>(BULK_OPERATION_RUN_QUERY, { query }));
+    },
+
+    async getBulkOperation(id) {
+      return mapBulkOperationGet(await gql<BulkOperationGetResult>(BULK_OPERATION_GET, { id }));
+    },
+
+    async currentBulkOperation() {
+      return mapCurrentBulkOperation(await gql<CurrentBulkOperationResult>(CURRENT_BULK_OPERATION));
     },
   };
   return port;

@@ -4,7 +4,7 @@
 // through the Admin API (the contract, its lines) and MRR.
 import { prisma } from "../../../app/db.server";
 
-import { reconcileShop } from "../../../app/domain/subscriptions/mirror.server";
+import { reconcileShop } from "../../../app/domain/subscriptions/reconcile.server";
 import { useStack } from "../../support/stack";
 import { createKey } from "../../support/fixtures";
 

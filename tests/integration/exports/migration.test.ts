@@ -3,7 +3,7 @@
 // GraphQL adapter) while rendering, in batched nodes(ids:) reads that ride out THROTTLED answers;
 // a platform failure on the last attempt fails the job with render_failed.
 import { prisma } from "../../../app/db.server";
-import { reconcileShop } from "../../../app/domain/subscriptions/mirror.server";
+import { reconcileShop } from "../../../app/domain/subscriptions/reconcile.server";
 import { createExport } from "../../../app/domain/exports/jobs.server";
 import { renderExport } from "../../../app/domain/exports/render.server";
 import { MIGRATION_HEADER } from "../../../app/domain/exports/migration-columns";

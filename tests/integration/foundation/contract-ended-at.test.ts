@@ -3,7 +3,8 @@
 // subscription_contracts webhooks (and reconciles), keeps it while the contract stays ended, and
 // clears it on reactivation. Real simulator, real HTTP webhooks, real BullMQ workers.
 import { prisma } from "../../../app/db.server";
-import { reconcileShop, upsertContract } from "../../../app/domain/subscriptions/mirror.server";
+import { upsertContract } from "../../../app/domain/subscriptions/mirror.server";
+import { reconcileShop } from "../../../app/domain/subscriptions/reconcile.server";
 import { platformFor } from "../../../app/platform/index.server";
 import { eventually, useStack } from "../../support/stack";
 

@@ -8,7 +8,7 @@ import { runBilling } from "../../../app/domain/renewals/charge.server";
 import { fixedClock } from "../../../app/domain/renewals/clock.server";
 import { runImport } from "../../../app/domain/imports/run.server";
 import { createImport, startImport } from "../../../app/domain/imports/start.server";
-import { reconcileShop } from "../../../app/domain/subscriptions/mirror.server";
+import { reconcileShop } from "../../../app/domain/subscriptions/reconcile.server";
 import { QUEUES } from "../../../app/infra/queues.server";
 import { platformFor } from "../../../app/platform/index.server";
 import { budgetStats, forgetShopBudget, redisShopBudget, resetBudgetStats, type CallPriority } from "../../../app/platform/budget.server";
@@ -119,6 +119,58 @@ describe("the floors, at the budget itself", () => {
     }
     expect(got).toEqual(expected);
   });
+
+  /**
+   * A billing run spending at the limit (4 callers, 10 points a call, `calls` calls in all, on a
+   * standard bucket: 2,000 points, 100 a second) and, once it has drained the bucket to billing's
+   * floor, one reconcile call of 100 points: how many billing calls had been granted when the
+   * reconcile got its points, and in all (callers already waiting may go a few past `calls`).
+   */
+  async function billingThenReconcile(agingMs: number, calls: number): Promise<{ atReconcile: number; billed: number }> {
+    const aging = redisShopBudget(undefined, { agingMs });
+    await forgetShopBudget(SHOP);
+    await aging.settle(SHOP, 0, 0, { maximumAvailable: 2000, currentlyAvailable: 2000, restoreRate: 100 });
+    let billed = 0;
+    let billedAtReconcile = -1;
+    const caller = async () => {
+      while (billed < calls) {
+        await aging.acquire(SHOP, 10, "billing");
+        billed++;
+      }
+    };
+    const billing = Promise.all([caller(), caller(), caller(), caller()]);
+    // 180 calls take a full bucket down to billing's floor (200); from there billing is served
+    // only as fast as the bucket restores (10 calls a second), so it spends at the limit.
+    await eventually(async () => billed >= 185, 60_000);
+    const reconcile = aging.acquire(SHOP, 100, "reconcile").then(() => (billedAtReconcile = billed));
+    await Promise.all([billing, reconcile]);
+    return { atReconcile: billedAtReconcile, billed };
+  }
+
+  it("strict floors starve a reconcile for the whole billing run; aged, it reserves its points and gets them mid-run", async () => {
+    // About 5 s of billing at the limit after the drain.
+    const CALLS = 235;
+    // Without aging the reconcile (needing 40 % + 100 points) waits until the billing run has ended: starvation, shown.
+    const strict = await billingThenReconcile(Number.POSITIVE_INFINITY, CALLS);
+    expect(strict.billed).toBeGreaterThanOrEqual(CALLS);
+    expect(strict.atReconcile).toBe(strict.billed);
+    // Aged after a second of waiting, it is served while billing still has calls to make.
+    const aged = await billingThenReconcile(1000, CALLS);
+    expect(aged.atReconcile).toBeGreaterThanOrEqual(185);
+    expect(aged.atReconcile).toBeLessThan(CALLS);
+  }, 120_000);
+
+  it("an aged reservation holds billing back, never an interactive call", async () => {
+    const aging = redisShopBudget(undefined, { agingMs: 0 });
+    await bucketAt(230);
+    // An aged reconcile call of 100 needs billing's floor (200) + 100: it reserves and waits.
+    const reconcile = aging.acquire(SHOP, 100, "reconcile");
+    // Billing (floor 200 + the 100 reserved + 10) may not spend now; an interactive call may.
+    const billingNow = await Promise.race([budget.acquire(SHOP, 10, "billing").then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 300))]);
+    expect(billingNow).toBe(false);
+    expect(await grantedAtOnce("interactive")).toBe(true);
+    await reconcile;
+  }, 60_000);
 
   it("a waiting caller gets its points once the bucket has restored them", async () => {
     await bucketAt(195);

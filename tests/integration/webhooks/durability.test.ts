@@ -9,7 +9,7 @@ vi.hoisted(() => {
 import { randomUUID } from "node:crypto";
 import { prisma } from "../../../app/db.server";
 import { env } from "../../../app/env.server";
-import { reconcileShop } from "../../../app/domain/subscriptions/mirror.server";
+import { reconcileShop } from "../../../app/domain/subscriptions/reconcile.server";
 import { createEndpoint } from "../../../app/domain/outbound-webhooks/endpoints.server";
 import { firstAttemptsJobId } from "../../../app/domain/outbound-webhooks/jobs.server";
 import { publishEventNow } from "../../../app/domain/outbound-webhooks/publish.server";

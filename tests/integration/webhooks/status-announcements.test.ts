@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { prisma } from "../../../app/db.server";
 import { env } from "../../../app/env.server";
-import { reconcileShop } from "../../../app/domain/subscriptions/mirror.server";
+import { reconcileShop } from "../../../app/domain/subscriptions/reconcile.server";
 import { createWorker, QUEUES, queue } from "../../../app/infra/queues.server";
 import { PROCESSORS } from "../../../workers/processors";
 import { postShopifyWebhook } from "../../support/shopify-webhooks";
