@@ -185,12 +185,6 @@ export async function runBoxCutoff(shopDomain: string, opts: { now?: Date; concu
 
 class RefusedError extends Error {}
 
-/** Whether the cutoff already settled the contract's box for the period (picking is then closed). */
-export async function boxSettled(shopId: string, contractGid: string, period: string): Promise<boolean> {
-  const row = await prisma.boxApplication.findUnique({ where: { shopId_contractGid_period: { shopId, contractGid, period } }, select: { status: true } });
-  return row?.status === "APPLIED";
-}
-
 /** The hourly tick: one box-cutoff job per installed shop that has a build-a-box bundle (one per shop and hour). */
 export async function queueBoxCutoffs(now = new Date()): Promise<{ shops: number }> {
   const shops = await prisma.shop.findMany({ where: { installState: "INSTALLED", bundles: { some: { kind: "BUILD_A_BOX" } } }, select: { domain: true } });
