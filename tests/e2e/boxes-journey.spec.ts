@@ -66,7 +66,7 @@ test("a box merchant's month and a Mix & Match purchase, at 375 px", async ({ pa
       .find((l) => l.startsWith('{"picker"'))!,
   ) as { picker: { customerId: string; contractId: string }; sleeper: { contractId: string }; publishableKey: string; numericId: number };
 
-  // 2. Next month's menu: the three snacks, one Crisps and one Nuts in the fallback box; the impact
+  // 2. Next month's menu: the three snacks (up to two Figs a box), one Crisps and one Nuts in the fallback box; the impact
   // panel counts both subscribers before publishing.
   await build.click();
   await expect(app.locator("h1")).toContainText(`Snack box: ${period} menu`);
@@ -77,6 +77,7 @@ test("a box merchant's month and a Mix & Match purchase, at 375 px", async ({ pa
   await expect(app.getByRole("heading", { name: "Snacks – Figs" })).toBeVisible();
   await app.getByLabel("In the fallback box: Snacks – Crisps").fill("1");
   await app.getByLabel("In the fallback box: Snacks – Nuts").fill("1");
+  await app.getByLabel("Limit per box for Snacks – Figs").fill("2");
   await app.getByRole("button", { name: "Save draft" }).click();
   await expect(app.getByText("Draft", { exact: true })).toBeVisible();
   await expectNoHorizontalOverflow(page);
@@ -191,7 +192,8 @@ test("a box merchant's month and a Mix & Match purchase, at 375 px", async ({ pa
   await app.getByRole("button", { name: "Save selection" }).click();
   await expect(app.locator("h1")).toHaveText("Mix & Match");
   const mixes = await adminApi(request, key, "/mix-match");
-  expect(mixes.body.data[0].categories.map((c: { title: string }) => c.title)).toEqual(["Teas", "Herbals"]);
+  const detail = await adminApi(request, key, `/mix-match/${mixes.body.data[0].id}`);
+  expect(detail.body.categories.map((c: { title: string }) => c.title)).toEqual(["Teas", "Herbals"]);
 
   // 8. The storefront block, rendered from the metafield as the simulator holds it, offers the new
   // entries; the shopper buys one tea and one herbal through the simulated cart and checkout.

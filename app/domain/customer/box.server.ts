@@ -221,13 +221,17 @@ export async function saveCustomerBox(ctx: PortalContext & { contractGid: string
   // The cutoff job settled this period already (docs/decisions/106): the applied box is final.
   if (await settledBox(ctx.shopId, contract.id, l.period!)) throw new ApiError("selection_closed", closedMessage("past_cutoff", l));
 
-  const onMenu = new Set(l.menu!.items.map((i) => i.variantGid));
+  const onMenu = new Map(l.menu!.items.map((i) => [i.variantGid, i]));
   const seen = new Set<string>();
   for (const [i, pick] of ctx.items.entries()) {
     if (seen.has(pick.variantId))
       throw new ApiError("invalid_request", `body.items.${i}.variant_id: ${pick.variantId} is listed twice; send each variant once with its quantity.`);
     seen.add(pick.variantId);
-    if (!onMenu.has(pick.variantId)) throw new ApiError("invalid_request", `body.items.${i}.variant_id: ${pick.variantId} is not on the ${l.period} menu.`);
+    const item = onMenu.get(pick.variantId);
+    if (!item) throw new ApiError("invalid_request", `body.items.${i}.variant_id: ${pick.variantId} is not on the ${l.period} menu.`);
+    // The menu's limit per box: the cutoff job would drop a pick over it for the fallback.
+    if (item.maxQuantity !== null && pick.quantity > item.maxQuantity)
+      throw new ApiError("invalid_request", `body.items.${i}.quantity: the ${l.period} menu allows at most ${item.maxQuantity} of this item per box.`);
   }
   const size = ctx.items.reduce((n, p) => n + p.quantity, 0);
   if (bundle.boxSizeMin !== null && size < bundle.boxSizeMin)
