@@ -42,8 +42,9 @@ test("a box merchant's month and a Mix & Match purchase, at 375 px", async ({ pa
   cli("shops", "plan", "--shop", shop, "--plan", "pro");
   seed("box-plan", shop, boxGroup.id, boxGroup.sellingPlans[0].id, "Snack box plan");
   const app = page.frameLocator("iframe#app-iframe");
+  const key = JSON.parse(cli("keys", "mint", "--shop", shop, "--name", "boxes", "--scopes", "read:bundles,read:mixmatch")).key as string;
 
-  // 1. The merchant creates a build-a-box bundle: boxes of two, picking closes 3 days before the charge.
+  // 1. The merchant creates a build-a-box bundle: boxes of four, picking closes 3 days before the charge.
   await navigate(page, "Bundles");
   await app.getByRole("link", { name: "Create bundle" }).first().click();
   await expect(app.locator("h1")).toHaveText("Create bundle");
@@ -51,7 +52,7 @@ test("a box merchant's month and a Mix & Match purchase, at 375 px", async ({ pa
   await app.getByLabel("Plan").selectOption({ label: "Snack box plan" });
   await app.getByLabel("Size 1 name").fill("Regular");
   await app.getByLabel("Size 1 price").fill("30.00");
-  await app.getByLabel("Size 1 items").fill("2");
+  await app.getByLabel("Size 1 items").fill("4");
   await app.getByLabel("Selection cutoff (days before the charge)").fill("3");
   await app.getByRole("button", { name: "Save bundle" }).click();
   await expect(app.locator("h1")).toHaveText("Snack box");
@@ -66,8 +67,9 @@ test("a box merchant's month and a Mix & Match purchase, at 375 px", async ({ pa
       .find((l) => l.startsWith('{"picker"'))!,
   ) as { picker: { customerId: string; contractId: string }; sleeper: { contractId: string }; publishableKey: string; numericId: number };
 
-  // 2. Next month's menu: the three snacks (up to two Figs a box), one Crisps and one Nuts in the fallback box; the impact
-  // panel counts both subscribers before publishing.
+  // 2. Next month's menu: the three snacks. At one of each a box the menu cannot fill a box of four:
+  // refused on the menu, nothing saved. Up to two Nuts and two Figs, and a fallback box of one Crisps,
+  // two Nuts and one Figs, then saves; the impact panel counts both subscribers before publishing.
   await build.click();
   await expect(app.locator("h1")).toContainText(`Snack box: ${period} menu`);
   await app.getByRole("button", { name: "Select products" }).click();
@@ -75,9 +77,16 @@ test("a box merchant's month and a Mix & Match purchase, at 375 px", async ({ pa
   await picker.getByRole("checkbox", { name: "Snacks", exact: true }).check();
   await picker.getByRole("button", { name: "Select" }).click();
   await expect(app.getByRole("heading", { name: "Snacks – Figs" })).toBeVisible();
-  await app.getByLabel("In the fallback box: Snacks – Crisps").fill("1");
-  await app.getByLabel("In the fallback box: Snacks – Nuts").fill("1");
+  await app.getByRole("button", { name: "Save draft" }).click();
+  await expect(app.getByText("The Regular box holds 4 items, but this menu offers at most 3", { exact: false })).toBeVisible();
+  await expectAccessible(page);
+  const bundles = await adminApi(request, key, "/bundles");
+  expect((await adminApi(request, key, `/bundles/${bundles.body.data[0].id}/boxes`)).body.data).toEqual([]);
+  await app.getByLabel("Limit per box for Snacks – Nuts").fill("2");
   await app.getByLabel("Limit per box for Snacks – Figs").fill("2");
+  await app.getByLabel("In the fallback box: Snacks – Crisps").fill("1");
+  await app.getByLabel("In the fallback box: Snacks – Nuts").fill("2");
+  await app.getByLabel("In the fallback box: Snacks – Figs").fill("1");
   await app.getByRole("button", { name: "Save draft" }).click();
   await expect(app.getByText("Draft", { exact: true })).toBeVisible();
   await expectNoHorizontalOverflow(page);
@@ -89,14 +98,12 @@ test("a box merchant's month and a Mix & Match purchase, at 375 px", async ({ pa
   await dialog.getByRole("button", { name: "Publish menu" }).click();
   await expect(app.getByText("Menu published", { exact: true }).first()).toBeVisible();
 
-  const key = JSON.parse(cli("keys", "mint", "--shop", shop, "--name", "boxes", "--scopes", "read:bundles,read:mixmatch")).key as string;
-  const bundles = await adminApi(request, key, "/bundles");
-  expect(bundles.body.data[0]).toMatchObject({ title: "Snack box", kind: "build_a_box", selection_cutoff_days: 3, box_size_min: 2, box_size_max: 2 });
+  expect((await adminApi(request, key, "/bundles")).body.data[0]).toMatchObject({ title: "Snack box", kind: "build_a_box", selection_cutoff_days: 3, box_size_min: 4, box_size_max: 4 });
   const boxes = await adminApi(request, key, `/bundles/${bundles.body.data[0].id}/boxes`);
   expect(boxes.body.data[0]).toMatchObject({ period, published: true });
   expect(boxes.body.data[0].items.map((i: { variant_id: string }) => i.variant_id)).toEqual([crisps, nuts, figs]);
 
-  // 3. The first subscriber picks two Figs in the example portal, before the cutoff.
+  // 3. The first subscriber picks one Crisps, one Nuts and two Figs in the example portal, before the cutoff.
   const portal = await page.context().newPage();
   await portal.setViewportSize({ width: 375, height: 900 });
   const portalConsole = watchConsole(portal);
@@ -110,10 +117,12 @@ test("a box merchant's month and a Mix & Match purchase, at 375 px", async ({ pa
   await expect(portal.getByRole("status")).toHaveText("Signed in.");
   const card = portal.locator(`li.card[data-contract-id="${seeded.picker.contractId}"]`);
   await card.getByText("Build this period's box").click();
-  await expect(card.getByText(`Pick 2–2 items for ${period}.`, { exact: false })).toBeVisible();
+  await expect(card.getByText(`Pick 4–4 items for ${period}.`, { exact: false })).toBeVisible();
+  await card.getByLabel("Snacks – Crisps").fill("1");
+  await card.getByLabel("Snacks – Nuts").fill("1");
   await card.getByLabel("Snacks – Figs").fill("2");
   await card.getByRole("button", { name: "Save my box" }).click();
-  await expect(portal.getByRole("status")).toHaveText("Box saved: 2 × Figs.");
+  await expect(portal.getByRole("status")).toHaveText("Box saved: 1 × Crisps, 1 × Nuts, 2 × Figs.");
   await expectAccessible(portal);
   expect(await portal.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 
@@ -123,8 +132,8 @@ test("a box merchant's month and a Mix & Match purchase, at 375 px", async ({ pa
   expect(JSON.parse(cli("boxes", "cutoff", "--shop", shop, "--at", afterCutoff))).toMatchObject({ applied: 2, picks: 1, fallbacks: 1, refused: 0 });
   const picked = await contractOf(seeded.picker.contractId);
   const fallback = await contractOf(seeded.sleeper.contractId);
-  expect([attr(picked, "_box_period"), attr(picked, "_box_items"), attr(picked, "_box_source")]).toEqual([period, `${figs}:2`, "pick"]);
-  expect([attr(fallback, "_box_period"), attr(fallback, "_box_items"), attr(fallback, "_box_source")]).toEqual([period, `${crisps}:1,${nuts}:1`, "fallback"]);
+  expect([attr(picked, "_box_period"), attr(picked, "_box_items"), attr(picked, "_box_source")]).toEqual([period, `${crisps}:1,${nuts}:1,${figs}:2`, "pick"]);
+  expect([attr(fallback, "_box_period"), attr(fallback, "_box_items"), attr(fallback, "_box_source")]).toEqual([period, `${crisps}:1,${nuts}:2,${figs}:1`, "fallback"]);
 
   // 5. After the cutoff the same pick is refused: 409 selection_closed, shown to the subscriber.
   const refused = portal.waitForResponse((r) => r.url().endsWith("/box") && r.request().method() === "POST");
