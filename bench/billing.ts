@@ -19,89 +19,21 @@
 //      adapter at the same concurrency, without the budget, on an enterprise shop's bucket
 //      (BENCH_BILLING_CEILING calls). A plan's floor is the larger of the bucket's and this one.
 // Benchmarks are not tests: nothing here asserts a time. The floor is printed beside the result.
-import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import pg from "pg";
-import { applyLocalDefaults } from "../app/infra/local-env";
 import { prepareBenchDatabase } from "./database";
+import { mirrorContracts, seedSimContracts, startBenchSimulator } from "./simulator";
 
-const BENCH_DB = process.env.BENCH_DB ?? "subscriptions_bench_billing";
-const PG_BASE = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";
 const PLANS = [
   { plan: "standard", contracts: Number(process.env.BENCH_BILLING_STANDARD ?? 600) },
   { plan: "plus", contracts: Number(process.env.BENCH_BILLING_PLUS ?? 4_000) },
 ] as const;
-const SIM_PORT = Number(process.env.BENCH_SIMULATOR_PORT ?? 3191);
-const BULK = 10_000;
 /** subscriptionBillingAttemptCreate's cost: a mutation, 10 points (docs/decisions/095). */
 const ATTEMPT_COST = 10;
 const ADMIN_READ_EVERY_MS = 500;
 const CEILING_CALLS = Number(process.env.BENCH_BILLING_CEILING ?? 1_000);
 
-const dir = mkdtempSync(path.join(tmpdir(), "bench-billing-"));
-const toml = path.join(dir, "no-webhooks.toml");
-writeFileSync(toml, '[webhooks]\napi_version = "2026-10"\n');
-
-process.env.DATABASE_URL = `${PG_BASE}/${BENCH_DB}`;
-process.env.REDIS_PREFIX ??= "bench";
-process.env.LOG_LEVEL ??= "error";
-process.env.SHOPIFY_SIMULATOR_URL = `http://127.0.0.1:${SIM_PORT}`;
-applyLocalDefaults(process.env);
-
-const simUrl = process.env.SHOPIFY_SIMULATOR_URL;
-const sim = spawn(process.execPath, ["--import", "tsx", "simulator/main.ts"], {
-  env: {
-    ...process.env,
-    SIMULATOR_PORT: String(SIM_PORT),
-    SIMULATOR_STATE_FILE: path.join(dir, "simulator.json"),
-    SIMULATOR_PERSIST_MS: "60000",
-    SHOPIFY_APP_TOML: toml,
-    LOG_LEVEL: "error",
-  },
-  stdio: ["ignore", "inherit", "inherit"],
-});
-const stopSim = () => sim.exitCode === null && sim.kill("SIGKILL");
-process.on("exit", stopSim);
-
-async function control<T>(method: string, p: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${simUrl}/_sim${p}`, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`simulator ${method} ${p}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-async function waitForSimulator(): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${simUrl}/_sim/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the simulator did not start");
-}
-
-/** `count` due contracts of one customer on the simulator; their gids. */
-async function seedSimContracts(shop: string, count: number, customerId: string, variantId: string, due: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (let done = 0; done < count; done += BULK) {
-    const n = Math.min(BULK, count - done);
-    const r = await control<{ ids: string[] }>("POST", `/shops/${shop}/contracts/bulk`, {
-      count: n,
-      // An explicit order name: the simulator's default numbers it by counting the shop's contracts.
-      template: { customerId, nextBillingDate: due, originOrderName: "#bench", lines: [{ variantId, quantity: 1 }] },
-      webhooks: false,
-    });
-    ids.push(...r.ids);
-  }
-  return ids;
-}
+const sim = startBenchSimulator("subscriptions_bench_billing", Number(process.env.BENCH_SIMULATOR_PORT ?? 3191), "billing");
+const control = sim.control;
+const stopSim = sim.stop;
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -117,7 +49,7 @@ interface RateLimitView {
 
 async function main(): Promise<void> {
   await prepareBenchDatabase(process.env.DATABASE_URL!);
-  await waitForSimulator();
+  await sim.ready();
   const { prisma } = await import("../app/db.server");
   const { recordInstallation, setAppPlan } = await import("../app/domain/shop/lifecycle.server");
   const { runBilling } = await import("../app/domain/renewals/charge.server");
@@ -137,23 +69,20 @@ async function main(): Promise<void> {
     const customer = await control<{ id: string }>("POST", `/shops/${shopDomain}/customers`, {});
     const product = await control<{ variants: { id: string }[] }>("POST", `/shops/${shopDomain}/products`, { title: "Coffee", variants: [{ price: "24.00" }] });
     const due = new Date(Date.now() - 3600_000).toISOString();
-    const ids = await seedSimContracts(shopDomain, contracts, customer.id, product.variants[0].id, due);
+    const ids = await seedSimContracts(sim, shopDomain, contracts, { customerId: customer.id, nextBillingDate: due, lines: [{ variantId: product.variants[0].id, quantity: 1 }] });
 
     await prisma.shop.deleteMany({ where: { domain: shopDomain } });
     await recordInstallation(shopDomain, installed.accessToken, installed.scope);
     await setAppPlan(shopDomain, "PRO");
     const shop = await prisma.shop.findUniqueOrThrow({ where: { domain: shopDomain }, select: { id: true } });
-    const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await db.connect();
-    await db.query(
-      `INSERT INTO contracts (id, shop_id, contract_gid, status, next_billing_at, customer_gid, currency_code, charge_amount_cents,
-         billing_interval, billing_interval_count, created_by_service, revision, created_at, updated_at, mirrored_at)
-       SELECT '${plan.slice(0, 2)}' || lpad(n::text, 9, '0'), $1, gid, 'ACTIVE', $2, $3, 'USD', 2400, 'MONTH', 1, true, 1, now(), now(), now()
-       FROM unnest($4::text[]) WITH ORDINALITY AS t(gid, n)`,
-      [shop.id, due, customer.id, ids],
-    );
-    await db.query("ANALYZE contracts");
-    await db.end();
+    await mirrorContracts(ids, {
+      idPrefix: plan.slice(0, 2),
+      shopId: shop.id,
+      nextBillingAt: new Date(due),
+      customerGid: customer.id,
+      chargeCents: 2400,
+      createdByService: true,
+    });
 
     // A fresh, full bucket at the plan's size, and no estimate left from an earlier run.
     await control("PUT", `/shops/${shopDomain}/rate-limit`, { plan, currentlyAvailable: null });
@@ -207,7 +136,11 @@ async function main(): Promise<void> {
     variants: [{ price: "24.00" }],
   });
   const ceilingDue = new Date(Date.now() - 3600_000).toISOString();
-  const ceilingIds = await seedSimContracts(ceilingShop, CEILING_CALLS, ceilingCustomer.id, ceilingProduct.variants[0].id, ceilingDue);
+  const ceilingIds = await seedSimContracts(sim, ceilingShop, CEILING_CALLS, {
+    customerId: ceilingCustomer.id,
+    nextBillingDate: ceilingDue,
+    lines: [{ variantId: ceilingProduct.variants[0].id, quantity: 1 }],
+  });
   const { createGraphqlAdapter } = await import("../app/platform/graphql/adapter.server");
   const bare = createGraphqlAdapter(ceilingShop, ceilingInstall.accessToken, { budget: null });
   let next = 0;

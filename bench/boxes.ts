@@ -2,103 +2,39 @@
 // 100,000 box subscribers of one shop against the platform simulator, beside the simulator's bare
 // throughput for the same draft-and-commit calls at the same concurrency.
 //
-//   1. The simulator runs as its own process, webhooks off (this measures the cutoff, not the mirror).
+//   1. The simulator runs as its own process, webhooks off (bench/simulator.ts: this measures the
+//      cutoff, not the mirror). The shop is on BENCH_BOXES_PLAN's cost bucket (enterprise: 2,000
+//      points a second), which the job and the bare loop share.
 //   2. One shop gets BENCH_BOXES_CONTRACTS (100,000) ACTIVE contracts on a box plan, charged tomorrow
-//      (the 3-day cutoff has passed), mirrored into subscriptions_bench_boxes with one INSERT ... SELECT
+//      (the 3-day cutoff has passed), mirrored into subscriptions_bench_boxes with bulk INSERT ... SELECT
 //      unnest; a published menu with a fallback box; a pick for every tenth subscriber. Plus
 //      BENCH_BOXES_BARE (10,000) more contracts for the bare loop.
 //   3. One cutoff run (runBoxCutoff, what the hourly job does) at BENCH_BOXES_CONCURRENCY (8) platform
-//      edits at once: per contract a contract read, subscriptionContractUpdate, subscriptionDraftLineUpdate,
+//      edits at once: per contract subscriptionContractUpdate (the draft answers with its lines, so no
+//      contract read: docs/decisions/108-box-cutoff-throughput.md), subscriptionDraftLineUpdate,
 //      subscriptionDraftCommit, and a box_applications row.
 //   4. The bare loop: the same draft-and-commit (the port's updateLine) through the same adapter and
 //      concurrency, no database and no contract read (line ids read beforehand, outside the clock).
 // Benchmarks are not tests: nothing here asserts a time. The baseline is printed beside the result.
-import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import pg from "pg";
-import { applyLocalDefaults } from "../app/infra/local-env";
 import { prepareBenchDatabase } from "./database";
+import { mirrorContracts, perSecond as rate, seedSimContracts, startBenchSimulator } from "./simulator";
 
-const BENCH_DB = process.env.BENCH_DB ?? "subscriptions_bench_boxes";
-const PG_BASE = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";
 const CONTRACTS = Number(process.env.BENCH_BOXES_CONTRACTS ?? 100_000);
 const BARE = Number(process.env.BENCH_BOXES_BARE ?? Math.min(10_000, CONTRACTS));
 const CONCURRENCY = Number(process.env.BENCH_BOXES_CONCURRENCY ?? 8);
-const SIM_PORT = Number(process.env.BENCH_SIMULATOR_PORT ?? 3192);
+/** The shop's Shopify plan, whose cost bucket both loops share (the simulator's rate limits). */
+const PLAN = process.env.BENCH_BOXES_PLAN ?? "enterprise";
 const SHOP = "bench-boxes.myshopify.com";
 const TOKEN = "shpat_bench_boxes_token";
-const BULK = 10_000;
 
-const dir = mkdtempSync(path.join(tmpdir(), "bench-boxes-"));
-const toml = path.join(dir, "no-webhooks.toml");
-writeFileSync(toml, '[webhooks]\napi_version = "2026-10"\n');
-
-process.env.DATABASE_URL = `${PG_BASE}/${BENCH_DB}`;
-process.env.REDIS_PREFIX ??= "bench";
-process.env.LOG_LEVEL ??= "error";
-process.env.SHOPIFY_SIMULATOR_URL = `http://127.0.0.1:${SIM_PORT}`;
-applyLocalDefaults(process.env);
-
-const simUrl = process.env.SHOPIFY_SIMULATOR_URL;
-const sim = spawn(process.execPath, ["--import", "tsx", "simulator/main.ts"], {
-  env: {
-    ...process.env,
-    SIMULATOR_PORT: String(SIM_PORT),
-    SIMULATOR_STATE_FILE: path.join(dir, "simulator.json"),
-    SIMULATOR_PERSIST_MS: "60000",
-    SHOPIFY_APP_TOML: toml,
-    LOG_LEVEL: "error",
-  },
-  stdio: ["ignore", "inherit", "inherit"],
-});
-const stopSim = () => sim.exitCode === null && sim.kill("SIGKILL");
-process.on("exit", stopSim);
-
-async function control<T>(method: string, p: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${simUrl}/_sim${p}`, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`simulator ${method} ${p}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-async function waitForSimulator(): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${simUrl}/_sim/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the simulator did not start");
-}
-
-/** `count` box contracts of one customer on the simulator; their gids. */
-async function seedSimContracts(count: number, customerId: string, variantId: string, sellingPlanId: string, due: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (let done = 0; done < count; done += BULK) {
-    const n = Math.min(BULK, count - done);
-    const r = await control<{ ids: string[] }>("POST", `/shops/${SHOP}/contracts/bulk`, {
-      count: n,
-      // An explicit order name: the simulator's default numbers it by counting the shop's contracts.
-      template: { customerId, nextBillingDate: due, originOrderName: "#bench", status: "ACTIVE", lines: [{ variantId, quantity: 1, sellingPlanId }] },
-      webhooks: false,
-    });
-    ids.push(...r.ids);
-  }
-  return ids;
-}
-
-const rate = (n: number, ms: number) => (n / (ms / 1000)).toFixed(0);
+const sim = startBenchSimulator("subscriptions_bench_boxes", Number(process.env.BENCH_SIMULATOR_PORT ?? 3192), "boxes");
+const control = sim.control;
+const stopSim = sim.stop;
 
 async function main(): Promise<void> {
   await prepareBenchDatabase(process.env.DATABASE_URL!);
-  await waitForSimulator();
+  await sim.ready();
   const { prisma } = await import("../app/db.server");
   const { recordInstallation, setAppPlan } = await import("../app/domain/shop/lifecycle.server");
   const { runBoxCutoff } = await import("../app/domain/customer/box-cutoff.server");
@@ -125,8 +61,10 @@ async function main(): Promise<void> {
   const plan = group.sellingPlans[0].id;
   const charge = new Date(Date.now() + 86_400_000);
   const period = charge.toISOString().slice(0, 7);
-  const engineIds = await seedSimContracts(CONTRACTS, customer.id, v[0], plan, charge.toISOString());
-  const bareIds = await seedSimContracts(BARE, customer.id, v[0], plan, charge.toISOString());
+  await control("PUT", `/shops/${SHOP}/rate-limit`, { plan: PLAN, currentlyAvailable: null });
+  const template = { customerId: customer.id, nextBillingDate: charge.toISOString(), status: "ACTIVE" as const, lines: [{ variantId: v[0], quantity: 1, sellingPlanId: plan }] };
+  const engineIds = await seedSimContracts(sim, SHOP, CONTRACTS, template);
+  const bareIds = await seedSimContracts(sim, SHOP, BARE, template);
   console.log(`  simulator seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
   t0 = Date.now();
@@ -161,15 +99,17 @@ async function main(): Promise<void> {
       },
     },
   });
+  await mirrorContracts(engineIds, {
+    idPrefix: "bx",
+    shopId: shop.id,
+    nextBillingAt: charge,
+    customerGid: customer.id,
+    chargeCents: 900,
+    createdByService: false,
+    sellingPlanGroupGid: group.id,
+  });
   const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await db.connect();
-  await db.query(
-    `INSERT INTO contracts (id, shop_id, contract_gid, status, next_billing_at, customer_gid, currency_code, charge_amount_cents,
-       billing_interval, billing_interval_count, created_by_service, revision, created_at, updated_at, mirrored_at, selling_plan_group_gid)
-     SELECT 'bx' || lpad(n::text, 9, '0'), $1, gid, 'ACTIVE', $2, $3, 'USD', 900, 'MONTH', 1, false, 1, now(), now(), now(), $5
-     FROM unnest($4::text[]) WITH ORDINALITY AS t(gid, n)`,
-    [shop.id, charge, customer.id, engineIds, group.id],
-  );
   // Every tenth subscriber picked two Figs.
   await db.query(
     `INSERT INTO box_selections (id, shop_id, contract_gid, period, items, updated_at, created_at)
@@ -177,7 +117,7 @@ async function main(): Promise<void> {
      FROM unnest($4::text[]) WITH ORDINALITY AS t(gid, n) WHERE n % 10 = 0`,
     [shop.id, period, JSON.stringify([{ variant_id: v[1], quantity: 2 }]), engineIds],
   );
-  await db.query("ANALYZE contracts; ANALYZE box_selections");
+  await db.query("ANALYZE box_selections");
   await db.end();
   console.log(`  mirror seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
@@ -214,7 +154,7 @@ async function main(): Promise<void> {
   );
   const bareMs = Date.now() - t0;
 
-  console.log("\nresults");
+  console.log(`\nresults (${PLAN} bucket, concurrency ${CONCURRENCY})`);
   console.log(
     `  cutoff job: ${report.applied.toLocaleString("en")} applied (${report.picks.toLocaleString("en")} picks, ${report.fallbacks.toLocaleString("en")} fallbacks), ${report.refused} refused, ${report.deferred} deferred`,
   );

@@ -91,6 +91,13 @@ export const COMMANDS: Record<string, Command> = {
     details: `  --shop DOMAIN      the shop's myshopify domain
   --at ISO           run as if the clock read this time (default now)`,
   },
+  "boxes cutoff": {
+    usage: "boxes cutoff --shop DOMAIN [--at ISO-8601]",
+    summary: "one run of the selection cutoff: settles every box past its cutoff with the pick or the fallback (docs/decisions/106)",
+    details: `  --shop DOMAIN      the shop's myshopify domain
+  --at ISO           run as if the clock read this time (default now); a box already settled is never
+                     applied again`,
+  },
   import: {
     usage: "import --shop DOMAIN --file FILE [--dry-run]",
     summary: "migration import of a CSV or JSONL file in the migration export's format (docs/decisions/085)",
@@ -312,6 +319,12 @@ async function main(argv: string[]): Promise<string> {
         if (Number.isNaN(at.getTime())) throw new UsageError(`--at is not an ISO 8601 timestamp: ${values.at}`);
         const { runGiftSweep } = await import("../app/domain/gifts/delivery.server");
         return print(await runGiftSweep({ shopId: await lifecycle.shopIdFor(need("shop")), now: at }));
+      }
+      case "boxes cutoff": {
+        const at = values.at ? new Date(values.at) : new Date();
+        if (Number.isNaN(at.getTime())) throw new UsageError(`--at is not an ISO 8601 timestamp: ${values.at}`);
+        const { runBoxCutoff } = await import("../app/domain/customer/box-cutoff.server");
+        return print(await runBoxCutoff(need("shop"), { now: at }));
       }
       case "import":
         return print(await importFile(await lifecycle.shopIdFor(need("shop")), need("file"), values["dry-run"] === true));

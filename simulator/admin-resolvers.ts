@@ -32,6 +32,7 @@ import {
   connection,
   gqlContract,
   gqlCustomer,
+  gqlDraft,
   gqlLine,
   gqlMailingAddress,
   gqlPaymentMethod,
@@ -263,14 +264,14 @@ export const MUTATION: Record<string, RootResolver> = {
 
   subscriptionContractUpdate: mutation(
     (a, { core, shop }) => openDraft(core.state, shop, a.contractId, core.now()),
-    (d) => ({ draft: { __typename: "SubscriptionDraft", id: d.id } }),
+    (d, shop) => ({ draft: gqlDraft(shop, d) }),
     ["draft"],
   ),
 
   subscriptionDraftLineUpdate: mutation(
     (a, { shop }) => updateDraftLine(shop, a.draftId, a.lineId, a.input),
     ({ draft, line }, shop) => ({
-      draft: { __typename: "SubscriptionDraft", id: draft.id },
+      draft: gqlDraft(shop, draft),
       lineUpdated: gqlLine(line, shop.contracts[draft.contractId]?.currencyCode ?? shop.currencyCode),
     }),
     ["draft", "lineUpdated"],

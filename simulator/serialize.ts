@@ -4,7 +4,7 @@
 // arguments. Only the fields listed here are simulated: selecting another field of the type is
 // a NOT_SIMULATED error, never a silent null (docs/simulator.md#how-to-add-an-operation).
 import { fieldError } from "./graphql-exec";
-import type { Address, Contract, Customer, Line, PaymentMethod, Product, SellingPlanGroup, ShopState, Variant } from "./state";
+import type { Address, Contract, Customer, Draft, Line, PaymentMethod, Product, SellingPlanGroup, ShopState, Variant } from "./state";
 import { numericIdOf } from "./state";
 
 export interface ConnectionArgs {
@@ -200,6 +200,13 @@ export function gqlContract(shop: ShopState, c: Contract) {
     customerPaymentMethod: ({ showRevoked }: { showRevoked?: boolean | null }) =>
       method && owner && (!method.revokedAt || showRevoked) ? gqlPaymentMethod(method, owner) : null,
   };
+}
+
+/** A SubscriptionDraft: its id and the lines it projects (what commit will write). */
+export function gqlDraft(shop: ShopState, d: Draft) {
+  const currency = shop.contracts[d.contractId]?.currencyCode ?? shop.currencyCode;
+  const lines = d.lines.map((l) => gqlLine(l, currency));
+  return { __typename: "SubscriptionDraft", id: d.id, lines: (args: ConnectionArgs) => connection(lines, args, (l) => l.id) };
 }
 
 /** An image as Shopify's `Media` (a MediaImage), keyed by the owner's numeric id. */

@@ -324,6 +324,13 @@ export interface PlatformBulkOperation {
   query: string;
 }
 
+/** What a line edit may change; customAttributes replaces the line's whole list. */
+export interface LineChange {
+  quantity?: number;
+  variantId?: string;
+  customAttributes?: { key: string; value: string }[];
+}
+
 export interface ShopifyPort {
   readonly shop: string;
   getShop(): Promise<PlatformShop>;
@@ -343,13 +350,15 @@ export interface ShopifyPort {
    * Draft → line update → commit; any refusal abandons the draft, so nothing changes.
    * customAttributes replaces the line's attribute list (the build-a-box pick rides on it).
    */
-  updateLine(
-    gid: string,
-    lineGid: string,
-    change: { quantity?: number; variantId?: string; customAttributes?: { key: string; value: string }[] },
-  ): Promise<PlatformLine>;
+  updateLine(gid: string, lineGid: string, change: LineChange): Promise<PlatformLine>;
   /** Draft → delivery method's shipping address → commit (a gift's claim); a refusal changes nothing. */
   setShippingAddress(gid: string, address: ShippingAddressInput): Promise<PlatformContract>;
+  /**
+   * The same flow when the caller picks the line from what the draft holds: the draft opens with
+   * its lines, `choose` names the line and the change (throwing abandons the draft, nothing
+   * changes), then line update and commit. One contract read fewer than getContract + updateLine.
+   */
+  updateLineOfDraft(gid: string, choose: (lines: PlatformLine[]) => { lineId: string; change: LineChange }): Promise<PlatformLine>;
   /** Null for contracts without a vaulted method (manual / invoice billing). */
   getPaymentMethod(contractGid: string): Promise<PlatformPaymentMethod | null>;
   sendPaymentMethodUpdateEmail(paymentMethodGid: string): Promise<void>;

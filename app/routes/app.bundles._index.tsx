@@ -2,7 +2,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Badge, Button, Card, EmptyState, IndexTable, Layout, Page, Text } from "@shopify/polaris";
+import { Badge, Text } from "@shopify/polaris";
+import { CatalogList } from "../embedded/catalog-list";
 import { adminContext } from "../embedded/context.server";
 import { listBundleRows } from "../domain/catalog/bundle-builder.server";
 
@@ -16,52 +17,29 @@ const KIND_LABEL = { BUILD_A_BOX: "Build-a-box", CURATED: "Curated", REGULAR: "R
 export default function Bundles() {
   const { bundles } = useLoaderData<typeof loader>();
   return (
-    <Page
+    <CatalogList
       title="Bundles"
       subtitle="Boxes your subscribers build or you curate, month by month."
-      primaryAction={{ content: "Create bundle", url: "/app/bundles/new" }}
-    >
-      <Layout>
-        <Layout.Section>
-          <Card padding="0">
-            {bundles.length === 0 ? (
-              <EmptyState heading="Create your first bundle" action={{ content: "Create bundle", url: "/app/bundles/new" }} image="">
-                <p>Sell a box on one of your plans: subscribers pick from each month&apos;s menu, or you choose the contents.</p>
-              </EmptyState>
-            ) : (
-              <IndexTable
-                resourceName={{ singular: "bundle", plural: "bundles" }}
-                itemCount={bundles.length}
-                selectable={false}
-                headings={[{ title: "Title" }, { title: "Kind" }, { title: "Plan" }, { title: "Latest menu" }]}
-              >
-                {bundles.map((b, i) => (
-                  <IndexTable.Row id={b.id} key={b.id} position={i}>
-                    <IndexTable.Cell>
-                      <Button variant="plain" url={`/app/bundles/${b.id}`}>
-                        {b.title}
-                      </Button>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
-                      <Badge>{KIND_LABEL[b.kind]}</Badge>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>{b.groupName}</IndexTable.Cell>
-                    <IndexTable.Cell>
-                      {b.latestPeriod ? (
-                        <Text as="span">{`${b.latestPeriod} · ${b.latestPublished ? "published" : "draft"}`}</Text>
-                      ) : (
-                        <Text as="span" tone="subdued">
-                          {b.kind === "REGULAR" ? "No menus" : "None yet"}
-                        </Text>
-                      )}
-                    </IndexTable.Cell>
-                  </IndexTable.Row>
-                ))}
-              </IndexTable>
-            )}
-          </Card>
-        </Layout.Section>
-      </Layout>
-    </Page>
+      create={{ content: "Create bundle", url: "/app/bundles/new" }}
+      empty={{
+        heading: "Create your first bundle",
+        body: "Sell a box on one of your plans: subscribers pick from each month's menu, or you choose the contents.",
+      }}
+      resourceName={{ singular: "bundle", plural: "bundles" }}
+      headings={["Kind", "Plan", "Latest menu"]}
+      rows={bundles}
+      editUrl={(b) => `/app/bundles/${b.id}`}
+      cells={(b) => [
+        <Badge key="kind">{KIND_LABEL[b.kind]}</Badge>,
+        b.groupName,
+        b.latestPeriod ? (
+          <Text as="span">{`${b.latestPeriod} · ${b.latestPublished ? "published" : "draft"}`}</Text>
+        ) : (
+          <Text as="span" tone="subdued">
+            {b.kind === "REGULAR" ? "No menus" : "None yet"}
+          </Text>
+        ),
+      ]}
+    />
   );
 }

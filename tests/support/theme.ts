@@ -43,6 +43,8 @@ export interface RenderInput {
   sectionId?: string;
   blockId?: string;
   settings?: Record<string, unknown>;
+  /** Shopify's `routes` object; a storefront under a path (the simulator's /storefront/<shop>) has its own. */
+  routes?: { cart_add_url: string; cart_url: string; root_url: string };
 }
 
 export async function renderBlock(name: BlockName, input: RenderInput): Promise<string> {
@@ -53,7 +55,7 @@ export async function renderBlock(name: BlockName, input: RenderInput): Promise<
     product: { metafields: { $app: app } },
     block: { id: input.blockId ?? "b1", settings: input.settings ?? {}, shopify_attributes: 'data-shopify-editor-block="b1"' },
     section: { id: input.sectionId ?? "main" },
-    routes: { cart_add_url: "/cart/add", cart_url: "/cart", root_url: "/" },
+    routes: input.routes ?? { cart_add_url: "/cart/add", cart_url: "/cart", root_url: "/" },
   });
 }
 

@@ -108,7 +108,7 @@ async function checkMenu(
     // A pick holds at most each item's limit; an item without one can fill the box alone.
     const capacity = items.reduce((n, i) => n + (i.maxQuantity ?? max), 0);
     // Every size must be fillable from the menu: the largest minimum is the one that counts.
-    const largest = storedSizes(bundle).reduce((a, s) => (s.min > a.min ? s : a), { label: "box", min, max });
+    const largest = storedSizes(bundle).reduce((a, s) => (s.min >= a.min ? s : a), { label: "box", min, max });
     if (capacity < largest.min) {
       errors.items ??= `The ${largest.label} box holds ${largest.min} items, but this menu offers at most ${capacity}: add items or raise their limits.`;
     }

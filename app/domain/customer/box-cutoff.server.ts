@@ -15,6 +15,7 @@ import { BOX_ITEMS_ATTRIBUTE, BOX_PERIOD_ATTRIBUTE, boxCutoff, periodOf } from "
 
 /** Which the cutoff applied: the subscriber's pick, or the fallback box. */
 export const BOX_SOURCE_ATTRIBUTE = "_box_source";
+const OWN_ATTRIBUTES = [BOX_PERIOD_ATTRIBUTE, BOX_ITEMS_ATTRIBUTE, BOX_SOURCE_ATTRIBUTE];
 const DAY_MS = 86_400_000;
 const BATCH = 1000;
 
@@ -130,21 +131,26 @@ export async function runBoxCutoff(shopDomain: string, opts: { now?: Date; concu
           const source = pick ? "PICK" : "FALLBACK";
           const key = { shopId_contractGid_period: { shopId: shop.id, contractGid: c.contractGid, period } };
           try {
-            await run(async () => {
-              const contract = await port.getContract(c.contractGid);
-              const line = contract?.lines.find((l) => l.sellingPlanId && plans.has(l.sellingPlanId));
-              if (!contract || !line)
-                throw new RefusedError(contract ? "The subscription has no line on the box's plan." : "Shopify has no such subscription.");
-              const kept = (line.customAttributes ?? []).filter((a) => ![BOX_PERIOD_ATTRIBUTE, BOX_ITEMS_ATTRIBUTE, BOX_SOURCE_ATTRIBUTE].includes(a.key));
-              await port.updateLine(contract.id, line.id, {
-                customAttributes: [
-                  ...kept,
-                  { key: BOX_PERIOD_ATTRIBUTE, value: period },
-                  { key: BOX_ITEMS_ATTRIBUTE, value: items.map((i) => `${i.variant_id}:${i.quantity}`).join(",") },
-                  { key: BOX_SOURCE_ATTRIBUTE, value: source === "PICK" ? "pick" : "fallback" },
-                ],
-              });
-            });
+            // The draft opens with its lines (docs/decisions/108-box-cutoff-throughput.md): the box
+            // line and its other attributes are read there, not by a contract read before it.
+            await run(() =>
+              port.updateLineOfDraft(c.contractGid, (lines) => {
+                const line = lines.find((l) => l.sellingPlanId && plans.has(l.sellingPlanId));
+                if (!line) throw new RefusedError("The subscription has no line on the box's plan.");
+                const kept = (line.customAttributes ?? []).filter((a) => !OWN_ATTRIBUTES.includes(a.key));
+                return {
+                  lineId: line.id,
+                  change: {
+                    customAttributes: [
+                      ...kept,
+                      { key: BOX_PERIOD_ATTRIBUTE, value: period },
+                      { key: BOX_ITEMS_ATTRIBUTE, value: items.map((i) => `${i.variant_id}:${i.quantity}`).join(",") },
+                      { key: BOX_SOURCE_ATTRIBUTE, value: source === "PICK" ? "pick" : "fallback" },
+                    ],
+                  },
+                };
+              }),
+            );
           } catch (err) {
             const refused = err instanceof RefusedError || (isPlatformError(err) && (err.kind === "invalid_request" || err.kind === "state_conflict"));
             if (!refused) {
@@ -178,12 +184,6 @@ export async function runBoxCutoff(shopDomain: string, opts: { now?: Date; concu
 }
 
 class RefusedError extends Error {}
-
-/** Whether the cutoff already settled the contract's box for the period (picking is then closed). */
-export async function boxSettled(shopId: string, contractGid: string, period: string): Promise<boolean> {
-  const row = await prisma.boxApplication.findUnique({ where: { shopId_contractGid_period: { shopId, contractGid, period } }, select: { status: true } });
-  return row?.status === "APPLIED";
-}
 
 /** The hourly tick: one box-cutoff job per installed shop that has a build-a-box bundle (one per shop and hour). */
 export async function queueBoxCutoffs(now = new Date()): Promise<{ shops: number }> {

@@ -75,6 +75,12 @@ export function boxClosedReason(input: {
 /** YYYY-MM (UTC) of a charge date: the period whose menu that charge ships. */
 export const periodOf = (d: Date) => d.toISOString().slice(0, 7);
 
+/** Whether the cutoff job applied a box to the contract for the period. */
+async function settledBox(shopId: string, contractGid: string, period: string): Promise<boolean> {
+  const row = await prisma.boxApplication.findUnique({ where: { shopId_contractGid_period: { shopId, contractGid, period } }, select: { status: true } });
+  return row?.status === "APPLIED";
+}
+
 type BoxWithItems = BundleBox & { items: BundleBoxItem[] };
 
 /** The first line subscribing under a selling plan group that has a bundle, with that bundle. */
@@ -120,7 +126,7 @@ async function view(ctx: PortalContext, l: Loaded): Promise<CustomerBox> {
   const b = l.found?.bundle ?? null;
   const buildABox = b?.kind === "BUILD_A_BOX";
   const published = !!l.menu?.published;
-  const closed = boxClosedReason({
+  let closed = boxClosedReason({
     buildABox,
     status: l.contract.status,
     nextBillingAt: l.nextBillingAt,
@@ -128,6 +134,8 @@ async function view(ctx: PortalContext, l: Loaded): Promise<CustomerBox> {
     menuPublished: published,
     now,
   });
+  // Once the cutoff job settled the period (docs/decisions/106), picking is closed whatever the clock says.
+  if (closed === null && l.period && (await settledBox(ctx.shopId, l.contract.id, l.period))) closed = "past_cutoff";
   // An unpublished menu is the merchant's draft: the shopper sees that it exists, not its items.
   const menuItems = published && l.menu ? [...l.menu.items].sort((x, y) => x.position - y.position || x.id.localeCompare(y.id)) : [];
   const byVariant = new Map(menuItems.map((i) => [i.variantGid, i]));
@@ -211,19 +219,19 @@ export async function saveCustomerBox(ctx: PortalContext & { contractGid: string
     throw new ApiError("state_conflict", `The subscription is ${contract.status.toLowerCase()}: its box cannot be changed.`);
   if (reason) throw new ApiError("selection_closed", closedMessage(reason, l));
   // The cutoff job settled this period already (docs/decisions/106): the applied box is final.
-  const settled = await prisma.boxApplication.findUnique({
-    where: { shopId_contractGid_period: { shopId: ctx.shopId, contractGid: contract.id, period: l.period! } },
-    select: { status: true },
-  });
-  if (settled?.status === "APPLIED") throw new ApiError("selection_closed", closedMessage("past_cutoff", l));
+  if (await settledBox(ctx.shopId, contract.id, l.period!)) throw new ApiError("selection_closed", closedMessage("past_cutoff", l));
 
-  const onMenu = new Set(l.menu!.items.map((i) => i.variantGid));
+  const onMenu = new Map(l.menu!.items.map((i) => [i.variantGid, i]));
   const seen = new Set<string>();
   for (const [i, pick] of ctx.items.entries()) {
     if (seen.has(pick.variantId))
       throw new ApiError("invalid_request", `body.items.${i}.variant_id: ${pick.variantId} is listed twice; send each variant once with its quantity.`);
     seen.add(pick.variantId);
-    if (!onMenu.has(pick.variantId)) throw new ApiError("invalid_request", `body.items.${i}.variant_id: ${pick.variantId} is not on the ${l.period} menu.`);
+    const item = onMenu.get(pick.variantId);
+    if (!item) throw new ApiError("invalid_request", `body.items.${i}.variant_id: ${pick.variantId} is not on the ${l.period} menu.`);
+    // The menu's limit per box: the cutoff job would drop a pick over it for the fallback.
+    if (item.maxQuantity !== null && pick.quantity > item.maxQuantity)
+      throw new ApiError("invalid_request", `body.items.${i}.quantity: the ${l.period} menu allows at most ${item.maxQuantity} of this item per box.`);
   }
   const size = ctx.items.reduce((n, p) => n + p.quantity, 0);
   if (bundle.boxSizeMin !== null && size < bundle.boxSizeMin)

@@ -237,6 +237,45 @@ const refusedBoxes: Check = async ({ shopId }) => {
   }));
 };
 
+/**
+ * Box subscribers past their period's cutoff when that period has no published menu: the cutoff job
+ * has nothing to apply, so their boxes would ship unchanged (docs/decisions/109-box-size-and-missing-menu.md).
+ * One item per bundle and period; publishing the menu lets the next hourly run settle them.
+ */
+const boxesWithoutMenu: Check = async ({ shopId, now }) => {
+  const bundles = await prisma.bundle.findMany({
+    where: { shopId, kind: "BUILD_A_BOX" },
+    select: { id: true, title: true, selectionCutoffDays: true, group: { select: { groupGid: true } } },
+    orderBy: { createdAt: "asc" },
+  });
+  const risks: Risk[] = [];
+  const seenGroups = new Set<string>();
+  for (const b of bundles) {
+    // One group, one bundle: the first made, as the cutoff job reads it.
+    if (seenGroups.has(b.group.groupGid)) continue;
+    seenGroups.add(b.group.groupGid);
+    const due = await prisma.$queryRaw<{ period: string; subscribers: bigint }[]>(Prisma.sql`
+      SELECT to_char(c.next_billing_at AT TIME ZONE 'UTC', 'YYYY-MM') AS period, count(*) AS subscribers
+      FROM contracts c
+      WHERE c.shop_id = ${shopId} AND c.status = 'ACTIVE' AND c.selling_plan_group_gid = ${b.group.groupGid}
+        AND c.next_billing_at > ${now} AND c.next_billing_at <= ${new Date(now.getTime() + b.selectionCutoffDays * DAY)}
+        AND NOT EXISTS (SELECT 1 FROM bundle_boxes m WHERE m.bundle_id = ${b.id} AND m.published
+                        AND m.period = to_char(c.next_billing_at AT TIME ZONE 'UTC', 'YYYY-MM'))
+      GROUP BY 1 ORDER BY 1`);
+    for (const r of due) {
+      risks.push({
+        id: `box_no_menu:${b.id}:${r.period}`,
+        severity: "high",
+        area: "Bundles",
+        title: `${Number(r.subscribers)} subscribers of ${b.title} are past the ${r.period} selection cutoff, and no ${r.period} menu is published`,
+        action: "Their boxes ship unchanged until a menu is published. Publish the period's menu; the hourly cutoff job then applies each pick or the fallback box.",
+        link: { label: "Open the bundle", url: `/app/bundles/${b.id}` },
+      });
+    }
+  }
+  return risks;
+};
+
 export const CHECKS: readonly Check[] = [
   bouncedPaymentMail,
   disabledEndpoints,
@@ -249,6 +288,7 @@ export const CHECKS: readonly Check[] = [
   unusedKeys,
   scheduleDrift,
   refusedBoxes,
+  boxesWithoutMenu,
 ];
 
 /** Every open risk of the shop, most severe first (checks' order breaks ties). */

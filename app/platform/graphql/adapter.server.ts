@@ -2,7 +2,7 @@
 // routing.server.ts redirects the same requests there.
 import { CUSTOMERS_SEARCH, CUSTOMERS_SEARCH_MAX, mapCustomersSearch, type CustomersSearchResult } from "./customers-search";
 import { PlatformError } from "../errors";
-import type { ShopifyPort, PlatformShop } from "../port";
+import type { LineChange, PlatformLine, PlatformShop, ShopifyPort } from "../port";
 import { adminGraphql, type ClientOptions } from "./client.server";
 import { CONTRACT_GET, mapContractGet, type ContractGetResult } from "./contract-get";
 import { CONTRACTS_LIST, CONTRACTS_LIST_MAX, mapContractsList, type ContractsListResult } from "./contracts-list";
@@ -12,7 +12,14 @@ import { CONTRACT_ACTIVATE, type ContractActivateResult } from "./contract-activ
 import { CONTRACT_CANCEL, type ContractCancelResult } from "./contract-cancel";
 import { BILLING_CYCLE_SKIP, billingCycleSkipVariables, mapBillingCycleSkip, type BillingCycleSkipResult } from "./billing-cycle-skip";
 import { CONTRACT_SET_NEXT_BILLING_DATE, mapContractSetNextBillingDate, type ContractSetNextBillingDateResult } from "./contract-set-next-billing-date";
-import { CONTRACT_UPDATE, mapContractUpdate, type ContractUpdateResult } from "./contract-update";
+import {
+  CONTRACT_UPDATE,
+  CONTRACT_UPDATE_WITH_LINES,
+  mapContractUpdate,
+  mapContractUpdateWithLines,
+  type ContractUpdateResult,
+  type ContractUpdateWithLinesResult,
+} from "./contract-update";
 import { DRAFT_LINE_UPDATE, draftLineUpdateVariables, mapDraftLineUpdate, type DraftLineUpdateResult } from "./draft-line-update";
 import { DRAFT_UPDATE, draftShippingVariables, mapDraftUpdate, type DraftUpdateResult } from "./draft-update";
 import { DRAFT_COMMIT, mapDraftCommit, type DraftCommitResult } from "./draft-commit";
@@ -100,6 +107,17 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
   const gql = <T>(operation: string, variables: Record<string, unknown> = {}) => adminGraphql<T>(shop, accessToken, operation, variables, options);
   let shopInfo: Promise<PlatformShop> | undefined;
 
+  /** Line update then commit on an open draft; the committed contract's line is the answer. */
+  const editDraftLine = async (contractId: string, draftId: string, lineId: string, change: LineChange): Promise<PlatformLine> => {
+    mapDraftLineUpdate(await gql<DraftLineUpdateResult>(DRAFT_LINE_UPDATE, draftLineUpdateVariables(draftId, lineId, change)));
+    const contract = mapDraftCommit(await gql<DraftCommitResult>(DRAFT_COMMIT, { draftId }));
+    // Re-read the line from the committed contract: that is the truth, not the draft's echo.
+    // A variant swap may give the line a new id, so fall back to the only changed candidate.
+    const line = contract.lines.find((l) => l.id === lineId) ?? (change.variantId ? contract.lines.find((l) => l.variantId === change.variantId) : undefined);
+    if (!line) throw new PlatformError("unavailable", `Line ${lineId} is missing from the committed contract ${contractId}`);
+    return line;
+  };
+
   const port: ShopifyPort = {
     shop,
 
@@ -154,13 +172,13 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
       // Draft → edit → commit. A refused edit leaves the draft uncommitted: Shopify discards
       // abandoned drafts, so the contract itself never sees a partial change.
       const draftId = mapContractUpdate(await gql<ContractUpdateResult>(CONTRACT_UPDATE, { contractId }));
-      mapDraftLineUpdate(await gql<DraftLineUpdateResult>(DRAFT_LINE_UPDATE, draftLineUpdateVariables(draftId, lineId, change)));
-      const contract = mapDraftCommit(await gql<DraftCommitResult>(DRAFT_COMMIT, { draftId }));
-      // Re-read the line from the committed contract: that is the truth, not the draft's echo.
-      // A variant swap may give the line a new id, so fall back to the only changed candidate.
-      const line = contract.lines.find((l) => l.id === lineId) ?? (change.variantId ? contract.lines.find((l) => l.variantId === change.variantId) : undefined);
-      if (!line) throw new PlatformError("unavailable", `Line ${lineId} is missing from the committed contract ${contractId}`);
-      return line;
+      return editDraftLine(contractId, draftId, lineId, change);
+    },
+
+    async updateLineOfDraft(contractId, choose) {
+      const { draftId, lines } = mapContractUpdateWithLines(await gql<ContractUpdateWithLinesResult>(CONTRACT_UPDATE_WITH_LINES, { contractId }));
+      const { lineId, change } = choose(lines);
+      return editDraftLine(contractId, draftId, lineId, change);
     },
 
     async setShippingAddress(contractId, address) {

@@ -164,6 +164,23 @@ describe("the box cutoff job", () => {
     expect((await attributes(s.shop, s.subscribers[0].contractId)).attrs).toEqual({});
   });
 
+  it("a period past its cutoff with no published menu is a Risk Center item until the menu is published and the next run applies", async () => {
+    const s = await boxShop(2, new Date(Date.now() + 2 * DAY));
+    await prisma.bundleBox.updateMany({ where: { bundleId: s.bundleId, period: s.period }, data: { published: false, publishedAt: null } });
+    expect(await tick(s.domain, new Date())).toMatchObject({ applied: 0, noMenu: 2, refused: 0 });
+    const risk = (await openRisks(s.shopId)).find((r) => r.id === `box_no_menu:${s.bundleId}:${s.period}`);
+    expect(risk).toMatchObject({
+      severity: "high",
+      area: "Bundles",
+      title: `2 subscribers of Snack box are past the ${s.period} selection cutoff, and no ${s.period} menu is published`,
+      link: { url: `/app/bundles/${s.bundleId}` },
+    });
+
+    await prisma.bundleBox.updateMany({ where: { bundleId: s.bundleId, period: s.period }, data: { published: true, publishedAt: new Date() } });
+    expect(await tick(s.domain, new Date(Date.now() + 3_600_000))).toMatchObject({ applied: 2, fallbacks: 2, noMenu: 0 });
+    expect((await openRisks(s.shopId)).some((r) => r.id.startsWith("box_no_menu:"))).toBe(false);
+  });
+
   it("records Shopify's refusal as a Risk Center item, and the next run applies and clears it", async () => {
     const s = await boxShop(1, new Date(Date.now() + 2 * DAY));
     await stack.control.call("POST", `${s.shop}/failures`, {

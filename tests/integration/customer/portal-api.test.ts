@@ -143,12 +143,16 @@ describe("build-a-box", () => {
         ],
       ],
       ["not a variant id", [{ variant_id: "cookie", quantity: 2 }]],
+      ["over the item's limit per box (1 muffin)", [{ variant_id: muffin, quantity: 2 }]],
     ];
+    // The menu allows one muffin per box: a pick over it would be dropped for the fallback at the cutoff.
+    await prisma.bundleBoxItem.updateMany({ where: { variantGid: muffin, box: { bundleId: s.bundleId } }, data: { maxQuantity: 1 } });
     for (const [why, items] of bad) {
       const res = await asA("POST", `${c(s.contracts.aBox.id)}/box`, { items });
       expect(res.status, why).toBe(400);
       expect(res.body.error.code, why).toBe("invalid_request");
     }
+    await prisma.bundleBoxItem.updateMany({ where: { variantGid: muffin, box: { bundleId: s.bundleId } }, data: { maxQuantity: null } });
     expect((await simContract(stack, s.domain, s.contracts.aBox.id)).revisionId).toBe(before.revisionId);
   });
 

@@ -240,6 +240,27 @@ describe("GraphQL adapter against the simulator", () => {
     expect(commitsAfter.length - commits.length).toBe(1);
   });
 
+  it("updateLineOfDraft picks the line from the draft's lines (no contract read); a throwing choice commits nothing", async () => {
+    const c = await newContract();
+    const line = c.lines[0];
+    const reads = await control<unknown[]>("GET", `/_sim/shops/${SHOP}/operations?operation=subscriptionContract`);
+    const seen: string[] = [];
+    await expect(
+      port.updateLineOfDraft(c.id, (lines) => {
+        seen.push(...lines.map((l) => l.id));
+        throw new Error("not this one");
+      }),
+    ).rejects.toThrow("not this one");
+    expect(seen).toEqual([line.id]);
+    expect((await stored(c.id)).revisionId).toBe(1);
+
+    const updated = await port.updateLineOfDraft(c.id, (lines) => ({ lineId: lines[0].id, change: { quantity: 3 } }));
+    expect(updated).toMatchObject({ id: line.id, quantity: 3, variantId: line.variantId });
+    expect((await stored(c.id)).revisionId).toBe(2);
+    const readsAfter = await control<unknown[]>("GET", `/_sim/shops/${SHOP}/operations?operation=subscriptionContract`);
+    expect(readsAfter.length).toBe(reads.length);
+  });
+
   it("reads payment methods (card, paypal, none) and records update e-mails", async () => {
     const card = await newContract();
     const method = await port.getPaymentMethod(card.id);
