@@ -232,5 +232,12 @@ test("at 375 px the detail page answers a customer: who, where it ships, the car
   await expect(app.getByText("gid://shopify")).toHaveCount(0);
   await expectAccessible(page);
   await expectNoHorizontalOverflow(page);
+
+  // The same failed payment leads the Risk Center, with its amount and the reason in words.
+  const perCharge = /^Per charge: (\S+)/.exec((await app.getByText(/^Per charge: /).textContent()) ?? "")![1];
+  await navigate(page, "Risk Center");
+  const risk = app.getByText(`Subscription ${number}: ${perCharge}.`, { exact: false });
+  await expect(risk).toBeVisible();
+  await expect(risk).toContainText("The card has insufficient funds.");
   console.expectNone();
 });

@@ -5,7 +5,14 @@
 import { expect, test } from "@playwright/test";
 import { expectAccessible, expectNoHorizontalOverflow, openApp, seed, watchConsole } from "./admin-support";
 
-const lastJson = <T>(out: string): T => JSON.parse(out.trim().split("\n").filter((l) => l.startsWith("{")).at(-1)!) as T;
+const lastJson = <T>(out: string): T =>
+  JSON.parse(
+    out
+      .trim()
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .at(-1)!,
+  ) as T;
 
 for (const width of [1280, 375]) {
   test(`create, start and read a win-back campaign (${width} px)`, async ({ page }) => {

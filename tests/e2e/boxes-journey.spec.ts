@@ -10,7 +10,20 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { productPage, renderBlock, THEME_ROOT } from "../support/theme";
-import { APP, SIM, adminApi, cli, expectAccessible, expectNoHorizontalOverflow, navigate, newShop, openApp, seed, simCall, watchConsole } from "./admin-support";
+import {
+  APP,
+  SIM,
+  adminApi,
+  cli,
+  expectAccessible,
+  expectNoHorizontalOverflow,
+  navigate,
+  newShop,
+  openApp,
+  seed,
+  simCall,
+  watchConsole,
+} from "./admin-support";
 
 const PORTAL_ORIGIN = APP.replace("127.0.0.1", "localhost");
 type Attribute = { key: string; value: string };
@@ -98,7 +111,13 @@ test("a box merchant's month and a Mix & Match purchase, at 375 px", async ({ pa
   await dialog.getByRole("button", { name: "Publish menu" }).click();
   await expect(app.getByText("Menu published", { exact: true }).first()).toBeVisible();
 
-  expect((await adminApi(request, key, "/bundles")).body.data[0]).toMatchObject({ title: "Snack box", kind: "build_a_box", selection_cutoff_days: 3, box_size_min: 4, box_size_max: 4 });
+  expect((await adminApi(request, key, "/bundles")).body.data[0]).toMatchObject({
+    title: "Snack box",
+    kind: "build_a_box",
+    selection_cutoff_days: 3,
+    box_size_min: 4,
+    box_size_max: 4,
+  });
   const boxes = await adminApi(request, key, `/bundles/${bundles.body.data[0].id}/boxes`);
   expect(boxes.body.data[0]).toMatchObject({ period, published: true });
   expect(boxes.body.data[0].items.map((i: { variant_id: string }) => i.variant_id)).toEqual([crisps, nuts, figs]);
@@ -133,7 +152,11 @@ test("a box merchant's month and a Mix & Match purchase, at 375 px", async ({ pa
   const picked = await contractOf(seeded.picker.contractId);
   const fallback = await contractOf(seeded.sleeper.contractId);
   expect([attr(picked, "_box_period"), attr(picked, "_box_items"), attr(picked, "_box_source")]).toEqual([period, `${crisps}:1,${nuts}:1,${figs}:2`, "pick"]);
-  expect([attr(fallback, "_box_period"), attr(fallback, "_box_items"), attr(fallback, "_box_source")]).toEqual([period, `${crisps}:1,${nuts}:2,${figs}:1`, "fallback"]);
+  expect([attr(fallback, "_box_period"), attr(fallback, "_box_items"), attr(fallback, "_box_source")]).toEqual([
+    period,
+    `${crisps}:1,${nuts}:2,${figs}:1`,
+    "fallback",
+  ]);
 
   // 5. After the cutoff the same pick is refused: 409 selection_closed, shown to the subscriber.
   const refused = portal.waitForResponse((r) => r.url().endsWith("/box") && r.request().method() === "POST");

@@ -174,7 +174,10 @@ async function journey(page: Page, request: APIRequestContext, s: Seeded, width:
   const params = { shop: s.domain, path_prefix: "/apps/subscriptions", logged_in_customer_id: num(s.customers.a) };
   const sign = (timestamp: number) => {
     const q: Record<string, string> = { ...params, timestamp: String(timestamp) };
-    const msg = Object.keys(q).sort().map((k) => `${k}=${q[k]}`).join("");
+    const msg = Object.keys(q)
+      .sort()
+      .map((k) => `${k}=${q[k]}`)
+      .join("");
     return new URLSearchParams({ ...q, signature: createHmac("sha256", DEV_SECRET).update(msg).digest("hex") }).toString();
   };
   const fresh = sign(Math.floor(Date.now() / 1000));

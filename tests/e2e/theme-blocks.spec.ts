@@ -112,3 +112,32 @@ test("a keyboard-picked Mix & Match selection sends one cart body: every line wi
   ]);
   expect(errors).toEqual([]);
 });
+
+// The example portal on the demo as it comes: the seed allowed the app's own address, so a
+// shopper's browser on that address gets a Customer API session with a freshly minted
+// publishable key and sees their subscriptions (decision 132; README, "Allowed origins").
+test("the example portal works on the seeded demo from the app's own address", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const app = e2eEnv().SHOPIFY_APP_URL!;
+  const errors: string[] = [];
+  page.on("console", (m) => void (m.type() === "error" && errors.push(m.text())));
+  const mint = (...extra: string[]) =>
+    JSON.parse(
+      execFileSync("node_modules/.bin/tsx", ["scripts/cli.ts", "keys", "mint", "--shop", SHOP, "--name", "demo portal", ...extra], {
+        env: e2eEnv(),
+        encoding: "utf8",
+      }),
+    ).key as string;
+  const publishable = mint("--scopes", "read:plans", "--publishable");
+  const secret = mint("--scopes", "read:subscriptions");
+  const list = await (await request.get(`${app}/api/admin/v1/subscriptions?status=ACTIVE&limit=1`, { headers: { Authorization: `Bearer ${secret}` } })).json();
+  const customerId = list.data[0].customer_id as string;
+  const token = await (await request.post(`${SIM}/_sim/shops/${SHOP}/customer-access-tokens`, { data: { customerId } })).json();
+
+  await page.goto(`${app}/examples/portal/?api=${encodeURIComponent(app)}&key=${encodeURIComponent(publishable)}`);
+  await page.getByLabel("Customer access token").fill(token.accessToken);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("status")).toHaveText("Signed in.");
+  await expect(page.locator("li.card").first()).toBeVisible();
+  expect(errors).toEqual([]);
+});
