@@ -110,18 +110,31 @@ export const EnvSchema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
   HOT_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
   // "true" behind PgBouncer in transaction mode: no named prepared statements.
-  DATABASE_PGBOUNCER: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  DATABASE_PGBOUNCER: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
   // Export files and data-request reports (docs/decisions/146-object-storage.md): "local" keeps them
   // in EXPORTS_DIR; "s3" in a bucket (credentials from the AWS SDK's usual chain: AWS_ACCESS_KEY_ID,
   // AWS_SECRET_ACCESS_KEY, an instance role...). S3_ENDPOINT and S3_FORCE_PATH_STYLE for
   // S3-compatible stores (MinIO, R2, s3rver).
   EXPORT_STORAGE: z.enum(["local", "s3"]).default("local"),
   S3_BUCKET: z.string().default(""),
-  S3_PREFIX: z.string().regex(/^([A-Za-z0-9_-]+\/)*$/, "S3_PREFIX must be empty or folder names each ending in /").default(""),
+  S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9_-]+\/)*$/, "S3_PREFIX must be empty or folder names each ending in /")
+    .default(""),
   S3_REGION: z.string().default("us-east-1"),
   S3_ENDPOINT: z.union([z.string().url(), z.literal("")]).default(""),
-  S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
-  S3_PART_BYTES: z.coerce.number().int().min(5 * 1024 * 1024).default(8 * 1024 * 1024),
+  S3_FORCE_PATH_STYLE: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
+  S3_PART_BYTES: z.coerce
+    .number()
+    .int()
+    .min(5 * 1024 * 1024)
+    .default(8 * 1024 * 1024),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

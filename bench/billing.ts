@@ -69,7 +69,11 @@ async function main(): Promise<void> {
     const customer = await control<{ id: string }>("POST", `/shops/${shopDomain}/customers`, {});
     const product = await control<{ variants: { id: string }[] }>("POST", `/shops/${shopDomain}/products`, { title: "Coffee", variants: [{ price: "24.00" }] });
     const due = new Date(Date.now() - 3600_000).toISOString();
-    const ids = await seedSimContracts(sim, shopDomain, contracts, { customerId: customer.id, nextBillingDate: due, lines: [{ variantId: product.variants[0].id, quantity: 1 }] });
+    const ids = await seedSimContracts(sim, shopDomain, contracts, {
+      customerId: customer.id,
+      nextBillingDate: due,
+      lines: [{ variantId: product.variants[0].id, quantity: 1 }],
+    });
 
     await prisma.shop.deleteMany({ where: { domain: shopDomain } });
     await recordInstallation(shopDomain, installed.accessToken, installed.scope);

@@ -62,7 +62,12 @@ async function main(): Promise<void> {
   const charge = new Date(Date.now() + 86_400_000);
   const period = charge.toISOString().slice(0, 7);
   await control("PUT", `/shops/${SHOP}/rate-limit`, { plan: PLAN, currentlyAvailable: null });
-  const template = { customerId: customer.id, nextBillingDate: charge.toISOString(), status: "ACTIVE" as const, lines: [{ variantId: v[0], quantity: 1, sellingPlanId: plan }] };
+  const template = {
+    customerId: customer.id,
+    nextBillingDate: charge.toISOString(),
+    status: "ACTIVE" as const,
+    lines: [{ variantId: v[0], quantity: 1, sellingPlanId: plan }],
+  };
   const engineIds = await seedSimContracts(sim, SHOP, CONTRACTS, template);
   const bareIds = await seedSimContracts(sim, SHOP, BARE, template);
   console.log(`  simulator seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

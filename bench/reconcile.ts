@@ -59,9 +59,12 @@ async function main() {
     const domain = `bench-reconcile-${run}-${name}.myshopify.com`;
     const installed = await control.installShop({ shop: domain });
     await recordInstallation(domain, installed.accessToken, installed.scope);
-    const product = await control.call<{ variants: { id: string }[] }>("POST", `${control.shop(domain)}/products`, { title: "Coffee", variants: [{ price: "12.50" }] });
+    const product = await control.call<{ variants: { id: string }[] }>("POST", `${control.shop(domain)}/products`, {
+      title: "Coffee",
+      variants: [{ price: "12.50" }],
+    });
     const line = { variantId: product.variants[0].id, quantity: 1, price: "12.50" };
-    for (let done = 0; done < contracts; ) {
+    for (let done = 0; done < contracts;) {
       const count = Math.min(20_000, contracts - done);
       await control.call("POST", `${control.shop(domain)}/contracts/bulk`, { count, template: { lines: [line, { ...line, quantity: 2 }] } });
       done += count;
@@ -69,7 +72,7 @@ async function main() {
     await control.rateLimit(domain, { plan: "standard" });
     return domain;
   }
-  const points = async (domain: string) => (await control.call<{ points: number; throttled: number }>("GET", `${control.shop(domain)}/rate-limit`));
+  const points = async (domain: string) => await control.call<{ points: number; throttled: number }>("GET", `${control.shop(domain)}/rate-limit`);
 
   console.log(`seeding ${PAGED} contracts (paged baseline) and ${LARGE} contracts (bulk) on the simulator ...`);
   const small = await shopWith("paged", PAGED);
@@ -90,14 +93,18 @@ async function main() {
 
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   console.log("");
-  console.log(`paged (baseline, ${paged.contracts} contracts): ${s(pagedMs)} wall, ${pagedCost.points} points (${perContract.toFixed(1)} a contract), ${pagedCost.throttled} THROTTLED`);
+  console.log(
+    `paged (baseline, ${paged.contracts} contracts): ${s(pagedMs)} wall, ${pagedCost.points} points (${perContract.toFixed(1)} a contract), ${pagedCost.throttled} THROTTLED`,
+  );
   console.log(
     `  the paged reconcile of ${LARGE} contracts would spend ${Math.round(perContract * LARGE)} points: ${s((perContract * LARGE * 1000) / STANDARD_RATE)} of a standard bucket's restore`,
   );
   console.log(
     `bulk (${LARGE} contracts, via ${bulk.via}): ${s(bulkMs)} wall, ${bulkCost.points} points (the first 250 paged, then ${operations} bulk operation), ${bulkCost.throttled} THROTTLED, ${mirrored} contracts mirrored`,
   );
-  console.log(`  bucket points: ${bulkCost.points} bulk vs ${Math.round(perContract * LARGE)} paged (${((perContract * LARGE) / Math.max(1, bulkCost.points)).toFixed(0)}x fewer)`);
+  console.log(
+    `  bucket points: ${bulkCost.points} bulk vs ${Math.round(perContract * LARGE)} paged (${((perContract * LARGE) / Math.max(1, bulkCost.points)).toFixed(0)}x fewer)`,
+  );
 
   await sim.close();
   await prisma.$disconnect();

@@ -38,7 +38,13 @@ export interface Pgbouncer {
  * PostgreSQL at `upstream` (host:port), with at most `poolSize` server connections per database.
  * Runs as a daemon; stop() ends it by its pid file. Root cannot run PgBouncer: it drops to `runAs`.
  */
-export async function startPgbouncer(opts: { port: number; upstream?: { host: string; port: number }; user?: string; poolSize?: number; runAs?: string }): Promise<Pgbouncer> {
+export async function startPgbouncer(opts: {
+  port: number;
+  upstream?: { host: string; port: number };
+  user?: string;
+  poolSize?: number;
+  runAs?: string;
+}): Promise<Pgbouncer> {
   ensurePgbouncer();
   const user = opts.user ?? "postgres";
   const up = opts.upstream ?? { host: "127.0.0.1", port: 5432 };
@@ -95,7 +101,7 @@ export async function startPgbouncer(opts: { port: number; upstream?: { host: st
         }
       };
       if (!signal("SIGINT")) return;
-      for (const until = Date.now() + 5_000; Date.now() < until; ) {
+      for (const until = Date.now() + 5_000; Date.now() < until;) {
         await new Promise((r) => setTimeout(r, 50));
         if (!signal(0)) return;
       }

@@ -158,8 +158,15 @@ export const QUERY: Record<string, RootResolver> = {
     const ops = core.bulk
       .list(bucketKeyOf(core, shop))
       .filter((op) => terms.every(([k, v]) => (k === "status" ? op.status === v : v === "QUERY")))
-      .sort((a, b) => (args.sortKey === "COMPLETED_AT" ? (b.completedAt ?? "").localeCompare(a.completedAt ?? "") : 0) || numericIdOf(b.id) - numericIdOf(a.id));
-    return connection(ops, args, (op) => String(numericIdOf(op.id)), (op) => gqlBulkOperation(op, core.publicUrl));
+      .sort(
+        (a, b) => (args.sortKey === "COMPLETED_AT" ? (b.completedAt ?? "").localeCompare(a.completedAt ?? "") : 0) || numericIdOf(b.id) - numericIdOf(a.id),
+      );
+    return connection(
+      ops,
+      args,
+      (op) => String(numericIdOf(op.id)),
+      (op) => gqlBulkOperation(op, core.publicUrl),
+    );
   },
   // Only a BulkOperation is simulated through node(id:); another type says so rather than null.
   node: ({ id }, { core, shop }) => {
@@ -206,7 +213,6 @@ export const MUTATION: Record<string, RootResolver> = {
     if (!started.ok) return { bulkOperation: null, userErrors: started.userErrors };
     return { bulkOperation: gqlBulkOperation(started.op, core.publicUrl), userErrors: [] };
   },
-
 
   // Shopify Billing (simulator/billing.ts). The payload's confirmationUrl is the simulator's own
   // page, so the resolver needs the core besides the shop.

@@ -96,7 +96,12 @@ function liquidGlobals(shop: ShopState, base: string, c: ShopState["customers"][
   };
 }
 
-const redirect = (location: string, headers: Record<string, string> = {}): HttpAnswer => ({ status: 302, body: null, text: "", headers: { Location: location, ...headers } });
+const redirect = (location: string, headers: Record<string, string> = {}): HttpAnswer => ({
+  status: 302,
+  body: null,
+  text: "",
+  headers: { Location: location, ...headers },
+});
 
 /** A return path on this storefront only (never another host). */
 const localPath = (raw: unknown, fallback: string) => (typeof raw === "string" && /^\/(?!\/)[^\\\s]*$/.test(raw) ? raw : fallback);
@@ -138,7 +143,7 @@ export async function handleAccountAndProxy(r: ProxyRequest): Promise<HttpAnswer
   if (path === "/account/login" && method === "POST") {
     const form = new URLSearchParams(r.rawBody);
     const id = form.get("customer_id") ?? "";
-    if (!shop.customers[id]) return themed(shop, base, r.cookie, "Log in", "<h1>Log in</h1><p role=\"alert\">No such customer.</p>", 422);
+    if (!shop.customers[id]) return themed(shop, base, r.cookie, "Log in", '<h1>Log in</h1><p role="alert">No such customer.</p>', 422);
     const token = randomBytes(16).toString("base64url");
     shop.storefrontSessions = { ...(shop.storefrontSessions ?? {}), [token]: id };
     r.core.changed();

@@ -67,7 +67,8 @@ function fieldsOf(doc: DocumentNode, sel: SelectionSetNode, schema: GraphQLSchem
       fieldsOf(doc, s.selectionSet, schema, on, out);
     } else {
       const frag = doc.definitions.find((d) => d.kind === "FragmentDefinition" && d.name.value === s.name.value);
-      if (frag?.kind === "FragmentDefinition") fieldsOf(doc, frag.selectionSet, schema, schema.getType(frag.typeCondition.name.value) as GraphQLCompositeType, out);
+      if (frag?.kind === "FragmentDefinition")
+        fieldsOf(doc, frag.selectionSet, schema, schema.getType(frag.typeCondition.name.value) as GraphQLCompositeType, out);
     }
   }
   return out;
@@ -81,7 +82,11 @@ const fieldType = (schema: GraphQLSchema, parent: GraphQLCompositeType, name: st
 const isConnection = (t: GraphQLCompositeType | undefined) => !!t && t.name.endsWith("Connection") && isObjectType(t) && !!t.getFields().pageInfo;
 
 /** The item selection of a connection field: `nodes { … }` or `edges { node { … } }`. */
-function itemSelection(doc: DocumentNode, schema: GraphQLSchema, conn: FieldAt): { key: "nodes" | "edges"; responseKey: string; nodeKey: string; sel: SelectionSetNode; type: GraphQLCompositeType }[] {
+function itemSelection(
+  doc: DocumentNode,
+  schema: GraphQLSchema,
+  conn: FieldAt,
+): { key: "nodes" | "edges"; responseKey: string; nodeKey: string; sel: SelectionSetNode; type: GraphQLCompositeType }[] {
   const connType = fieldType(schema, conn.type, conn.node.name.value)!;
   const out: ReturnType<typeof itemSelection> = [];
   for (const f of fieldsOf(doc, conn.node.selectionSet!, schema, connType)) {
@@ -92,7 +97,8 @@ function itemSelection(doc: DocumentNode, schema: GraphQLSchema, conn: FieldAt):
     if (name === "edges" && t && f.node.selectionSet) {
       for (const e of fieldsOf(doc, f.node.selectionSet, schema, t)) {
         const nt = fieldType(schema, t, e.node.name.value);
-        if (e.node.name.value === "node" && nt && e.node.selectionSet) out.push({ key: "edges", responseKey, nodeKey: e.node.alias?.value ?? "node", sel: e.node.selectionSet, type: nt });
+        if (e.node.name.value === "node" && nt && e.node.selectionSet)
+          out.push({ key: "edges", responseKey, nodeKey: e.node.alias?.value ?? "node", sel: e.node.selectionSet, type: nt });
       }
     }
   }
@@ -254,7 +260,9 @@ export class BulkOperations {
     if (running && (running.status === "CREATED" || running.status === "RUNNING" || running.status === "CANCELING")) {
       return {
         ok: false,
-        userErrors: [{ field: null, message: `A bulk query operation for this app and shop is already in progress: ${running.id}.`, code: "OPERATION_IN_PROGRESS" }],
+        userErrors: [
+          { field: null, message: `A bulk query operation for this app and shop is already in progress: ${running.id}.`, code: "OPERATION_IN_PROGRESS" },
+        ],
       };
     }
     const checked = checkBulkQuery(host.schema, query);

@@ -44,7 +44,12 @@ export class SimulatorControl {
   }
   /** The shop's bulk operations; `hold` keeps them RUNNING until released, `runningMs` sets how long one runs. */
   bulkOperations(domain: string, change?: { hold?: boolean; runningMs?: number }) {
-    type View = { hold: boolean; runningMs: number; started: number; operations: { id: string; status: string; objectCount: number; rootObjectCount: number }[] };
+    type View = {
+      hold: boolean;
+      runningMs: number;
+      started: number;
+      operations: { id: string; status: string; objectCount: number; rootObjectCount: number }[];
+    };
     return change ? this.call<View>("PUT", `${this.shop(domain)}/bulk-operations`, change) : this.call<View>("GET", `${this.shop(domain)}/bulk-operations`);
   }
   operations(domain: string, query: { operation?: string; outcome?: string } = {}) {

@@ -160,7 +160,9 @@ export async function route(core: SimCore, req: IncomingMessage, proxy: AppProxy
   const bulk = BULK_RESULT.exec(url.pathname);
   if (bulk && method === "GET") {
     const text = core.bulk.file(bulk[1]);
-    return text === undefined ? { status: 404, body: null, text: "", headers: { "Content-Type": "text/plain" } } : { status: 200, body: null, text, headers: { "Content-Type": "application/jsonl" } };
+    return text === undefined
+      ? { status: 404, body: null, text: "", headers: { "Content-Type": "text/plain" } }
+      : { status: 200, body: null, text, headers: { "Content-Type": "application/jsonl" } };
   }
 
   let m = ADMIN_GRAPHQL.exec(url.pathname);

@@ -76,8 +76,8 @@ export function WinbackEditor(props: {
             disabled={!props.editable}
           />
           <Text as="p" tone="subdued">
-            Only customers whose e-mail marketing consent in Shopify is subscribed are sent to, never an address on your suppression list, and
-            never anyone twice.
+            Only customers whose e-mail marketing consent in Shopify is subscribed are sent to, never an address on your suppression list, and never anyone
+            twice.
           </Text>
           {props.errors.form && (
             <Text as="p" tone="critical">

@@ -29,11 +29,7 @@ export class LeaseTimeout extends Error {
  * `ttlMs` and is renewed every third of that while `work` runs, so a crashed holder frees it
  * within `ttlMs`.
  */
-export async function withLease<T>(
-  key: string,
-  work: () => Promise<T>,
-  opts: { ttlMs?: number; maxWaitMs?: number; client?: Redis } = {},
-): Promise<T> {
+export async function withLease<T>(key: string, work: () => Promise<T>, opts: { ttlMs?: number; maxWaitMs?: number; client?: Redis } = {}): Promise<T> {
   const client = opts.client ?? redis();
   const ttlMs = opts.ttlMs ?? 30_000;
   const maxWaitMs = opts.maxWaitMs ?? 30_000;

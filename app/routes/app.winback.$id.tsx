@@ -54,7 +54,8 @@ export async function action(args: ActionFunctionArgs) {
       // A refusal is the form's answer, not a failed request: 200 keeps the browser console clean.
       return json<ActionResult>(r.ok ? { ok: true, id: r.campaign.id, message: "Draft saved" } : r);
     } catch (err) {
-      if (err instanceof ApiError && (err.code === "state_conflict" || err.code === "not_found")) return json<ActionResult>({ ok: false, errors: { form: err.message } });
+      if (err instanceof ApiError && (err.code === "state_conflict" || err.code === "not_found"))
+        return json<ActionResult>({ ok: false, errors: { form: err.message } });
       throw err;
     }
   });

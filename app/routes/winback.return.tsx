@@ -22,7 +22,8 @@ const params = (request: Request) => {
 
 function settled(v: ReturnView): Response {
   const what = esc(v.productTitle ?? "your subscription");
-  if (v.state === "done") return page("Welcome back", `<h1>Welcome back</h1><p>Your ${what} subscription has started again. The first order is on its way.</p>`);
+  if (v.state === "done")
+    return page("Welcome back", `<h1>Welcome back</h1><p>Your ${what} subscription has started again. The first order is on its way.</p>`);
   return page("Link expired", `<h1>This link has expired</h1><p>Please visit ${esc(v.shopName ?? "the shop")} to start a new subscription.</p>`, 410);
 }
 

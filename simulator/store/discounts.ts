@@ -33,10 +33,12 @@ export function createBasicCodeDiscount(state: SimState, shop: ShopState, input:
     return refuse("Code must be unique. Please try a different code.", at("code"), "TAKEN");
   const percentage = input.customerGets?.value?.percentage;
   if (percentage === null || percentage === undefined) return refuse("Value can't be blank", at("customerGets", "value"), "BLANK");
-  if (!(percentage > 0 && percentage <= 1)) return refuse("Value must be between 0.0 and 1.0", at("customerGets", "value", "percentage"), "VALUE_OUTSIDE_RANGE");
+  if (!(percentage > 0 && percentage <= 1))
+    return refuse("Value must be between 0.0 and 1.0", at("customerGets", "value", "percentage"), "VALUE_OUTSIDE_RANGE");
   if (!input.customerGets?.items?.all) return refuse("Items can't be blank", at("customerGets", "items"), "BLANK");
   const startsAt = input.startsAt ?? now.toISOString();
-  if (input.endsAt && Date.parse(input.endsAt) <= Date.parse(startsAt)) return refuse("Ends at needs to be after starts_at", at("endsAt"), "END_DATE_BEFORE_START_DATE");
+  if (input.endsAt && Date.parse(input.endsAt) <= Date.parse(startsAt))
+    return refuse("Ends at needs to be after starts_at", at("endsAt"), "END_DATE_BEFORE_START_DATE");
   const customerIds = input.context?.customers?.add ?? [];
   const unknown = customerIds.findIndex((id) => !shop.customers[id]);
   if (unknown >= 0) return refuse("Customer does not exist", at("context", "customers", "add", String(unknown)), "INVALID");
@@ -77,7 +79,11 @@ export function gqlCodeDiscountNode(d: CodeDiscount, now: Date) {
       updatedAt: d.createdAt,
       summary: `${Math.round(d.percentage * 100)}% off entire order`,
       shortSummary: `${Math.round(d.percentage * 100)}% off`,
-      codes: { nodes: [redeem], edges: [{ cursor: d.id, node: redeem }], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: d.id, endCursor: d.id } },
+      codes: {
+        nodes: [redeem],
+        edges: [{ cursor: d.id, node: redeem }],
+        pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: d.id, endCursor: d.id },
+      },
     },
   };
 }

@@ -78,7 +78,11 @@ export type CancelFlowChoice = { kind: "accept"; offer: SaveOffer } | { kind: "c
  * succeeded, and the contract is paused or skipped instead of cancelled. A cancel records the
  * survey's reason first, then cancels.
  */
-export async function completeCancelFlow(ctx: PortalContext, contractGid: string, choice: CancelFlowChoice): Promise<{ outcome: "paused" | "skipped" | "cancelled" }> {
+export async function completeCancelFlow(
+  ctx: PortalContext,
+  contractGid: string,
+  choice: CancelFlowChoice,
+): Promise<{ outcome: "paused" | "skipped" | "cancelled" }> {
   const config = await assertShown(ctx.shopId, "cancel");
   const { contract } = await customerSubscription(ctx, contractGid);
   const offers = cancelOffers(config, contract);

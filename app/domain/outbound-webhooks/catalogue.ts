@@ -139,7 +139,9 @@ export const EVENT_CATALOGUE = {
     firesWhen: "a win-back campaign touched a churned customer",
     data: z.strictObject({
       campaign_id: z.string().describe("the win-back campaign (GET /winback/campaigns)"),
-      send_id: z.string().describe("the campaign's send to this customer (GET /winback/campaigns/{id}/sends); fired only for customers sent to, never for the hold-out"),
+      send_id: z
+        .string()
+        .describe("the campaign's send to this customer (GET /winback/campaigns/{id}/sends); fired only for customers sent to, never for the hold-out"),
       customer_id: gid("the customer"),
       contract_id: gid("the churned contract").nullable(),
     }),

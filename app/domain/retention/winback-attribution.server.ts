@@ -95,7 +95,11 @@ export function resultsOf(rows: Row[]): CampaignResults {
   const recoveredIn = (held: boolean, cur: string) => group(held).find((r) => r.currency_code === cur)?.recovered ?? 0;
   const revenue = currencies.map((cur) => {
     const inc = incrementality({ ...sent, recoveredMinor: recoveredIn(false, cur) }, { ...hold, recoveredMinor: recoveredIn(true, cur) });
-    return { currency: cur, raw: money(inc.rawRecoveredMinor, cur)!, incremental: inc.incrementalRecoveredMinor === null ? null : money(inc.incrementalRecoveredMinor, cur)! };
+    return {
+      currency: cur,
+      raw: money(inc.rawRecoveredMinor, cur)!,
+      incremental: inc.incrementalRecoveredMinor === null ? null : money(inc.incrementalRecoveredMinor, cur)!,
+    };
   });
   const figures = (held: boolean, t: { size: number; reactivated: number }): GroupFigures => ({
     customers: t.size,

@@ -46,8 +46,16 @@ function stateOf(send: Send, now: Date): ReturnState {
 
 async function view(send: Send | null, now: Date): Promise<ReturnView> {
   if (!send) return { state: "invalid", productTitle: null, shopName: null, newContractGid: null };
-  const old = await prisma.contract.findUnique({ where: { shopId_contractGid: { shopId: send.shopId, contractGid: send.contractGid } }, select: { productTitle: true } });
-  return { state: stateOf(send, now), productTitle: old?.productTitle ?? null, shopName: send.shop.domain.replace(/\.myshopify\.com$/, ""), newContractGid: send.newContractGid };
+  const old = await prisma.contract.findUnique({
+    where: { shopId_contractGid: { shopId: send.shopId, contractGid: send.contractGid } },
+    select: { productTitle: true },
+  });
+  return {
+    state: stateOf(send, now),
+    productTitle: old?.productTitle ?? null,
+    shopName: send.shop.domain.replace(/\.myshopify\.com$/, ""),
+    newContractGid: send.newContractGid,
+  };
 }
 
 /** What the confirm page shows. Reads only. */
@@ -100,7 +108,9 @@ async function cloneOf(send: Send, now: Date): Promise<NewContract> {
     intervalCount: c.billingPolicy.intervalCount,
     paymentMethodId: source.paymentMethodId,
     shippingAddress: source.shippingAddress,
-    lines: c.lines.flatMap((l) => (l.variantId ? [{ variantId: l.variantId, quantity: l.quantity, priceAmount: l.priceAmount, sellingPlanId: l.sellingPlanId }] : [])),
+    lines: c.lines.flatMap((l) =>
+      l.variantId ? [{ variantId: l.variantId, quantity: l.quantity, priceAmount: l.priceAmount, sellingPlanId: l.sellingPlanId }] : [],
+    ),
     attributes: { [WINBACK_SEND_ATTRIBUTE]: send.id },
   };
 }

@@ -63,7 +63,10 @@ export async function queueWinbackRuns(now = new Date()): Promise<{ shops: numbe
 /** The code of one customer's discount: stable for (campaign, customer), so a rerun never makes a second. */
 export function discountCodeFor(campaignId: string, customerGid: string): string {
   const h = createHash("sha256").update(`winback\n${campaignId}\n${customerGid}`).digest("base64url");
-  return `WB-${h.replace(/[^A-Za-z0-9]/g, "").slice(0, 10).toUpperCase()}`;
+  return `WB-${h
+    .replace(/[^A-Za-z0-9]/g, "")
+    .slice(0, 10)
+    .toUpperCase()}`;
 }
 
 export async function runWinback(shopDomain: string, now = new Date()): Promise<WinbackRunReport> {
@@ -88,13 +91,31 @@ export async function runWinback(shopDomain: string, now = new Date()): Promise<
     for (const e of audience.excluded) report.excluded[e.why] = (report.excluded[e.why] ?? 0) + 1;
     for (const c of audience.holdout) {
       const { count } = await prisma.winbackSend.createMany({
-        data: [{ shopId: shop.id, campaignId: campaign.id, contractGid: c.contractId, customerGid: c.customerId, heldOut: true, decidedAt: now, currencyCode: facts.get(c.contractId)!.currency_code }],
+        data: [
+          {
+            shopId: shop.id,
+            campaignId: campaign.id,
+            contractGid: c.contractId,
+            customerGid: c.customerId,
+            heldOut: true,
+            decidedAt: now,
+            currencyCode: facts.get(c.contractId)!.currency_code,
+          },
+        ],
         skipDuplicates: true,
       });
       report.heldOut += count;
     }
     for (const c of audience.send) {
-      const sent = await sendOne(platform, { shopId: shop.id, shopDomain, campaign, candidate: c, facts: facts.get(c.contractId)!, email: candidates.emails.get(c.customerId)!, now });
+      const sent = await sendOne(platform, {
+        shopId: shop.id,
+        shopDomain,
+        campaign,
+        candidate: c,
+        facts: facts.get(c.contractId)!,
+        email: candidates.emails.get(c.customerId)!,
+        now,
+      });
       if (sent) report.sent += 1;
     }
     await prisma.winbackCampaign.update({ where: { id: campaign.id }, data: { lastRunAt: now } });
@@ -118,20 +139,23 @@ function candidatesOf(shopId: string, campaignId: string, since: Date): Promise<
 
 /** Consent and suppression, asked only for the customers the other rules leave in. */
 async function withConsent(shopId: string, platform: ShopifyPort, rules: WinbackRules, rows: CandidateRow[], now: Date) {
-  const base = rows.map(
-    (r): Candidate => ({
-      customerId: r.customer_gid,
-      contractId: r.contract_gid,
-      cancelledAt: r.ended_at,
-      reason: r.reason,
-      marketingState: null,
-      suppressed: false,
-      wonBack: r.won_back,
-      alreadyTouched: r.touched,
-    }),
-  );
+  const base = rows.map((r): Candidate => ({
+    customerId: r.customer_gid,
+    contractId: r.contract_gid,
+    cancelledAt: r.ended_at,
+    reason: r.reason,
+    marketingState: null,
+    suppressed: false,
+    wonBack: r.won_back,
+    alreadyTouched: r.touched,
+  }));
   // Who would be eligible with consent: only their consent is worth a Shopify call.
-  const probe = selectAudience("probe", { ...rules, holdoutPercent: 0 }, base.map((c) => ({ ...c, marketingState: "SUBSCRIBED" })), now);
+  const probe = selectAudience(
+    "probe",
+    { ...rules, holdoutPercent: 0 },
+    base.map((c) => ({ ...c, marketingState: "SUBSCRIBED" })),
+    now,
+  );
   const ask = [...new Set(probe.send.map((c) => c.customerId))];
   const consent = new Map<string, CustomerConsent>((ask.length ? await platform.getMarketingConsent(ask) : []).map((c) => [c.id, c]));
   const addresses = [...consent.values()].flatMap((c) => (c.email ? [c.email.trim().toLowerCase()] : []));

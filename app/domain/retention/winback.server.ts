@@ -15,7 +15,10 @@ export async function listCampaigns(ctx: { shopId: string; page: PageRequest }):
     orderBy: KEYSET_ORDER,
     take: ctx.page.limit + 1,
   });
-  const results = await resultsOfCampaigns(ctx.shopId, rows.slice(0, ctx.page.limit).map((r) => r.id));
+  const results = await resultsOfCampaigns(
+    ctx.shopId,
+    rows.slice(0, ctx.page.limit).map((r) => r.id),
+  );
   return toPage(
     rows.map((r) => ({ ...r, results: results.get(r.id)! })),
     ctx.page.limit,

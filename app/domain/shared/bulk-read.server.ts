@@ -49,7 +49,17 @@ async function openRun(shopId: string, purpose: BulkPurpose) {
   if (existing && !existing.finishedAt) {
     return prisma.bulkRead.update({ where: { shopId_purpose: { shopId, purpose } }, data: { resumes: { increment: 1 } } });
   }
-  const fresh = { operationGid: null, status: null, url: null, objectCount: 0, linesApplied: 0, rootsApplied: 0, resumes: 0, startedAt: new Date(), finishedAt: null };
+  const fresh = {
+    operationGid: null,
+    status: null,
+    url: null,
+    objectCount: 0,
+    linesApplied: 0,
+    rootsApplied: 0,
+    resumes: 0,
+    startedAt: new Date(),
+    finishedAt: null,
+  };
   return prisma.bulkRead.upsert({ where: { shopId_purpose: { shopId, purpose } }, create: { shopId, purpose, ...fresh }, update: fresh });
 }
 
@@ -74,7 +84,13 @@ async function startOperation(port: ShopifyPort, query: string, pollMs: number):
 }
 
 /** Waits until the operation is finished: told by the bulk_operations/finish webhook (the row) or by asking Shopify. */
-async function awaitOperation(port: ShopifyPort, shopId: string, purpose: BulkPurpose, id: string, pollMs: number): Promise<{ status: string; url: string | null }> {
+async function awaitOperation(
+  port: ShopifyPort,
+  shopId: string,
+  purpose: BulkPurpose,
+  id: string,
+  pollMs: number,
+): Promise<{ status: string; url: string | null }> {
   const where = { shopId_purpose: { shopId, purpose } };
   let asked = 0;
   for (;;) {

@@ -268,7 +268,8 @@ const boxesWithoutMenu: Check = async ({ shopId, now }) => {
         severity: "high",
         area: "Bundles",
         title: `${Number(r.subscribers)} subscribers of ${b.title} are past the ${r.period} selection cutoff, and no ${r.period} menu is published`,
-        action: "Their boxes ship unchanged until a menu is published. Publish the period's menu; the hourly cutoff job then applies each pick or the fallback box.",
+        action:
+          "Their boxes ship unchanged until a menu is published. Publish the period's menu; the hourly cutoff job then applies each pick or the fallback box.",
         link: { label: "Open the bundle", url: `/app/bundles/${b.id}` },
       });
     }

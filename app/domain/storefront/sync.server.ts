@@ -118,34 +118,38 @@ export async function syncStorefrontMetafields(shopDomain: string, opts: { force
   // overwrite the newer one's values. The lease is in Redis, not a transaction's advisory lock:
   // Shopify is called outside any database transaction, and only the bookkeeping of what was
   // written is one short transaction at the end (docs/decisions/144-bounded-tables.md).
-  return withLease(`${env().REDIS_PREFIX}:storefront-sync:{${shop.id}}`, async () => {
-    const desired = await desiredMetafields(shop.id, shopDomain);
-    const stored = await prisma.storefrontMetafield.findMany({ where: { shopId: shop.id } });
-    const storedBySlot = new Map(stored.map((r) => [slot(r.ownerGid, r.key), r]));
-    const writes = [...desired.values()].filter((d) => opts.force || storedBySlot.get(slot(d.ownerGid, d.key))?.value !== d.value);
-    const clears = stored.filter((r) => !desired.has(slot(r.ownerGid, r.key)));
-    const inputs = [
-      ...writes.map((d) => ({ ownerId: d.ownerGid, namespace: STOREFRONT_METAFIELDS.bundlePlan.namespace, key: d.key, type: "json", value: d.value })),
-      ...clears.map((r) => ({ ownerId: r.ownerGid, namespace: STOREFRONT_METAFIELDS.bundlePlan.namespace, key: r.key, type: "json", value: CLEARED_VALUE })),
-    ];
-    if (inputs.length) await livePlatform(shopDomain, (port) => port.setMetafields(inputs), "storefront_sync");
-    const now = new Date();
-    await prisma.$transaction([
-      ...writes.map((d) =>
-        prisma.storefrontMetafield.upsert({
-          where: { shopId_ownerGid_key: { shopId: shop.id, ownerGid: d.ownerGid, key: d.key } },
-          create: { shopId: shop.id, ownerGid: d.ownerGid, key: d.key, value: d.value },
-          update: { value: d.value, writtenAt: now },
-        }),
-      ),
-      ...(clears.length
-        ? [prisma.storefrontMetafield.deleteMany({ where: { shopId: shop.id, OR: clears.map((r) => ({ ownerGid: r.ownerGid, key: r.key })) } })]
-        : []),
-    ]);
-    const report = { products: new Set([...desired.values()].map((d) => d.ownerGid)).size, written: writes.length, cleared: clears.length };
-    if (inputs.length) log.info("storefront metafields synced", { shop: shopDomain, ...report });
-    return report;
-  }, { ttlMs: 60_000, maxWaitMs: 120_000 });
+  return withLease(
+    `${env().REDIS_PREFIX}:storefront-sync:{${shop.id}}`,
+    async () => {
+      const desired = await desiredMetafields(shop.id, shopDomain);
+      const stored = await prisma.storefrontMetafield.findMany({ where: { shopId: shop.id } });
+      const storedBySlot = new Map(stored.map((r) => [slot(r.ownerGid, r.key), r]));
+      const writes = [...desired.values()].filter((d) => opts.force || storedBySlot.get(slot(d.ownerGid, d.key))?.value !== d.value);
+      const clears = stored.filter((r) => !desired.has(slot(r.ownerGid, r.key)));
+      const inputs = [
+        ...writes.map((d) => ({ ownerId: d.ownerGid, namespace: STOREFRONT_METAFIELDS.bundlePlan.namespace, key: d.key, type: "json", value: d.value })),
+        ...clears.map((r) => ({ ownerId: r.ownerGid, namespace: STOREFRONT_METAFIELDS.bundlePlan.namespace, key: r.key, type: "json", value: CLEARED_VALUE })),
+      ];
+      if (inputs.length) await livePlatform(shopDomain, (port) => port.setMetafields(inputs), "storefront_sync");
+      const now = new Date();
+      await prisma.$transaction([
+        ...writes.map((d) =>
+          prisma.storefrontMetafield.upsert({
+            where: { shopId_ownerGid_key: { shopId: shop.id, ownerGid: d.ownerGid, key: d.key } },
+            create: { shopId: shop.id, ownerGid: d.ownerGid, key: d.key, value: d.value },
+            update: { value: d.value, writtenAt: now },
+          }),
+        ),
+        ...(clears.length
+          ? [prisma.storefrontMetafield.deleteMany({ where: { shopId: shop.id, OR: clears.map((r) => ({ ownerGid: r.ownerGid, key: r.key })) } })]
+          : []),
+      ]);
+      const report = { products: new Set([...desired.values()].map((d) => d.ownerGid)).size, written: writes.length, cleared: clears.length };
+      if (inputs.length) log.info("storefront metafields synced", { shop: shopDomain, ...report });
+      return report;
+    },
+    { ttlMs: 60_000, maxWaitMs: 120_000 },
+  );
 }
 
 /**

@@ -113,7 +113,10 @@ export async function applyContracts(tx: Tx, shopId: string, contracts: Platform
 
   const planGids = [...new Set(fresh.map((c) => c.lines[0]?.sellingPlanId).filter((p): p is string => !!p))];
   const plans = planGids.length
-    ? await tx.sellingPlan.findMany({ where: { sellingPlanGid: { in: planGids }, group: { shopId } }, select: { sellingPlanGid: true, group: { select: { groupGid: true } } } })
+    ? await tx.sellingPlan.findMany({
+        where: { sellingPlanGid: { in: planGids }, group: { shopId } },
+        select: { sellingPlanGid: true, group: { select: { groupGid: true } } },
+      })
     : [];
   const groupOf = new Map(plans.map((p) => [p.sellingPlanGid, p.group.groupGid]));
   const created = fresh.length

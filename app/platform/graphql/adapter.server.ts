@@ -59,7 +59,12 @@ import {
 } from "./payment-method-remote-create";
 import { CONTRACT_ATOMIC_CREATE, contractAtomicCreateVariables, mapContractAtomicCreate, type ContractAtomicCreateResult } from "./contract-atomic-create";
 import { CUSTOMERS_CONSENT, CUSTOMERS_CONSENT_MAX, mapCustomersConsent, type CustomersConsentResult } from "./customers-consent";
-import { DISCOUNT_CODE_BASIC_CREATE, discountCodeBasicCreateVariables, mapDiscountCodeBasicCreate, type DiscountCodeBasicCreateResult } from "./discount-code-create";
+import {
+  DISCOUNT_CODE_BASIC_CREATE,
+  discountCodeBasicCreateVariables,
+  mapDiscountCodeBasicCreate,
+  type DiscountCodeBasicCreateResult,
+} from "./discount-code-create";
 import { CONTRACT_CLONE_SOURCE, mapContractCloneSource, type ContractCloneSourceResult } from "./contract-clone-source";
 import { CUSTOMER_CONTRACTS, mapCustomerContracts, type CustomerContractsResult } from "./customer-contracts";
 import { APP_SUBSCRIPTION_CREATE, appSubscriptionCreateVariables, mapAppSubscriptionCreate, type AppSubscriptionCreateResult } from "./app-subscription-create";

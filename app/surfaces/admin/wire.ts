@@ -163,7 +163,12 @@ export const giftJson = (g: GiftView): z.input<typeof S.Gift> => ({
   created_at: g.createdAt.toISOString(),
 });
 
-const groupJson = (g: GroupFigures, rate: number | null) => ({ customers: g.customers, reactivated: g.reactivated, reactivation_rate: rate, recovered: g.recovered });
+const groupJson = (g: GroupFigures, rate: number | null) => ({
+  customers: g.customers,
+  reactivated: g.reactivated,
+  reactivation_rate: rate,
+  recovered: g.recovered,
+});
 
 export const campaignJson = (c: CampaignWithResults): z.input<typeof S.Campaign> => ({
   id: c.id,

@@ -27,7 +27,12 @@ import {
   SAVE_OFFERS,
   type PortalContext,
 } from "../../domain/customer/portal.server";
-import { getNotificationPreferences, normalisePreferences, setNotificationPreferences, NOTIFICATION_CATEGORIES } from "../../domain/customer/notification-preferences.server";
+import {
+  getNotificationPreferences,
+  normalisePreferences,
+  setNotificationPreferences,
+  NOTIFICATION_CATEGORIES,
+} from "../../domain/customer/notification-preferences.server";
 import { portalConfigFor } from "../../domain/shop/shops.server";
 import { getCustomerBox, saveCustomerBox } from "../../domain/customer/box.server";
 import { checkFormToken, formToken, verifyProxyRequest, type ProxyIdentity } from "./proxy.server";
@@ -173,7 +178,8 @@ async function act(ctx: PortalContext, path: string, form: URLSearchParams): Pro
       const reason = (form.get("reason") ?? "").trim().slice(0, 500);
       let flow: CancelFlowChoice;
       if (choice === "cancel") flow = { kind: "cancel", reason: reason || null };
-      else if (choice && (SAVE_OFFERS as readonly string[]).includes(choice) && choice !== "discount") flow = { kind: "accept", offer: choice as "pause" | "skip" };
+      else if (choice && (SAVE_OFFERS as readonly string[]).includes(choice) && choice !== "discount")
+        flow = { kind: "accept", offer: choice as "pause" | "skip" };
       else throw invalid("Choose to keep, pause, skip or cancel.");
       const r = await completeCancelFlow(ctx, contractGid, flow);
       return { to: back, notice: r.outcome === "cancelled" ? "cancelled" : r.outcome === "paused" ? "saved_pause" : "saved_skip" };

@@ -31,7 +31,14 @@ function price(cents: number | null, currency: string): string {
   return cents === null ? "—" : `${formatMinor(cents, currency)} ${currency}`;
 }
 
-const STATUS_LABEL: Record<string, string> = { ACTIVE: "Active", PAUSED: "Paused", CANCELLED: "Cancelled", EXPIRED: "Expired", FAILED: "Payment failed", STALE: "Needs attention" };
+const STATUS_LABEL: Record<string, string> = {
+  ACTIVE: "Active",
+  PAUSED: "Paused",
+  CANCELLED: "Cancelled",
+  EXPIRED: "Expired",
+  FAILED: "Payment failed",
+  STALE: "Needs attention",
+};
 const status = (s: string) => STATUS_LABEL[s] ?? s;
 
 /** Fixed messages by code: a redirect carries the code, never text to reflect. */
@@ -51,8 +58,7 @@ export const NOTICES = {
 } as const;
 export type Notice = keyof typeof NOTICES;
 
-const notice = (code: string | null) =>
-  code && code in NOTICES ? `<p class="notice" role="status">${esc(NOTICES[code as Notice])}</p>` : "";
+const notice = (code: string | null) => (code && code in NOTICES ? `<p class="notice" role="status">${esc(NOTICES[code as Notice])}</p>` : "");
 
 export interface FormContext {
   prefix: string;
@@ -75,9 +81,10 @@ export function errorPage(prefix: string, title: string, message: string): strin
 export function listPage(f: FormContext, subs: SubscriptionSummary[], prefs: PreferencesView, done: string | null): string {
   const items = subs
     .map(
-      (s) => `<li><a href="${esc(`${f.prefix}/s/${tail(s.contract_id)}`)}">${esc(s.product_title ?? "Subscription")}</a> · ${esc(status(s.status))}${
-        s.next_billing_at && s.status === "ACTIVE" ? ` · next charge ${esc(day(new Date(s.next_billing_at)))}` : ""
-      }</li>`,
+      (s) =>
+        `<li><a href="${esc(`${f.prefix}/s/${tail(s.contract_id)}`)}">${esc(s.product_title ?? "Subscription")}</a> · ${esc(status(s.status))}${
+          s.next_billing_at && s.status === "ACTIVE" ? ` · next charge ${esc(day(new Date(s.next_billing_at)))}` : ""
+        }</li>`,
     )
     .join("");
   const checks = prefs.categories
@@ -178,11 +185,13 @@ export function swapPage(f: FormContext, contractGid: string, lineGid: string, t
         `<label><input type="radio" name="variant_id" value="${esc(tail(o.variant_id))}"${i === 0 ? " required" : ""}> ${esc(o.product_title)} · ${esc(o.variant_title)} (${esc(o.price)})</label>`,
     )
     .join("");
-  return wrap(`<p><a href="${esc(f.prefix + path)}">← Back</a></p><h1>Swap ${esc(title)}</h1>${
-    radios
-      ? form(f, `${path}/lines/${esc(tail(lineGid))}`, `<fieldset><legend>Choose a product</legend>${radios}</fieldset>`, "Swap product")
-      : "<p>There is nothing else in this plan to swap to.</p>"
-  }`);
+  return wrap(
+    `<p><a href="${esc(f.prefix + path)}">← Back</a></p><h1>Swap ${esc(title)}</h1>${
+      radios
+        ? form(f, `${path}/lines/${esc(tail(lineGid))}`, `<fieldset><legend>Choose a product</legend>${radios}</fieldset>`, "Swap product")
+        : "<p>There is nothing else in this plan to swap to.</p>"
+    }`,
+  );
 }
 
 export function cancelPage(f: FormContext, contract: OwnedContract, config: PortalConfigView, offers: SaveOffer[]): string {
@@ -190,8 +199,18 @@ export function cancelPage(f: FormContext, contract: OwnedContract, config: Port
   const offerForms = offers
     .map((o) =>
       o === "pause"
-        ? form(f, `${path}/cancel`, `<input type="hidden" name="choice" value="pause"><p>Need a break? Pause instead and resume whenever you like.</p>`, "Pause instead")
-        : form(f, `${path}/cancel`, `<input type="hidden" name="choice" value="skip"><p>Too much for now? Skip your next delivery instead.</p>`, "Skip next delivery instead"),
+        ? form(
+            f,
+            `${path}/cancel`,
+            `<input type="hidden" name="choice" value="pause"><p>Need a break? Pause instead and resume whenever you like.</p>`,
+            "Pause instead",
+          )
+        : form(
+            f,
+            `${path}/cancel`,
+            `<input type="hidden" name="choice" value="skip"><p>Too much for now? Skip your next delivery instead.</p>`,
+            "Skip next delivery instead",
+          ),
     )
     .join("");
   const survey =
@@ -217,7 +236,8 @@ export function boxPage(f: FormContext, box: CustomerBox, title: string, done: s
   const path = `/s/${tail(box.contract_id)}`;
   const picked = new Map((box.selection?.items ?? []).map((i) => [i.variant_id, i.quantity]));
   const b = box.bundle;
-  const size = b && (b.box_size_min !== null || b.box_size_max !== null) ? `<p>Pick ${b.box_size_min ?? 1} to ${b.box_size_max ?? "any number of"} items.</p>` : "";
+  const size =
+    b && (b.box_size_min !== null || b.box_size_max !== null) ? `<p>Pick ${b.box_size_min ?? 1} to ${b.box_size_max ?? "any number of"} items.</p>` : "";
   const current = box.selection?.items.length
     ? `<ul>${box.selection.items.map((i) => `<li>${esc(i.product_title)}${i.variant_title ? ` (${esc(i.variant_title)})` : ""} × ${i.quantity}</li>`).join("")}</ul>`
     : "<p>Nothing picked yet.</p>";

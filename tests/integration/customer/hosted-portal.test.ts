@@ -22,7 +22,10 @@ const PREFIX = "/apps/subscriptions";
 const num = (gid: string) => gid.split("/").pop()!;
 
 /** Shopify's app proxy query: sorted key=value pairs joined without separators, hex HMAC-SHA256. */
-function signed(path: string, opts: { customer?: string | null; shop?: string; timestamp?: number; secret?: string; extra?: Record<string, string> } = {}): string {
+function signed(
+  path: string,
+  opts: { customer?: string | null; shop?: string; timestamp?: number; secret?: string; extra?: Record<string, string> } = {},
+): string {
   const params: Record<string, string> = {
     ...opts.extra,
     shop: opts.shop ?? s.domain,
@@ -34,7 +37,9 @@ function signed(path: string, opts: { customer?: string | null; shop?: string; t
     .sort()
     .map((k) => `${k}=${params[k]}`)
     .join("");
-  const signature = createHmac("sha256", opts.secret ?? env().SHOPIFY_API_SECRET).update(message).digest("hex");
+  const signature = createHmac("sha256", opts.secret ?? env().SHOPIFY_API_SECRET)
+    .update(message)
+    .digest("hex");
   return `${stack.appUrl}/portal${path}?${new URLSearchParams({ ...params, signature })}`;
 }
 
@@ -239,7 +244,7 @@ describe("actions", () => {
     const box = num(s.contracts.aBox.id);
     const detail = await (await get(`/s/${box}`)).text();
     expect(detail).toContain(`href="${PREFIX}/s/${box}/box"`);
-    expect(await (await get(`/s/${a()}`)).text()).not.toContain("/box\"");
+    expect(await (await get(`/s/${a()}`)).text()).not.toContain('/box"');
     const page = await (await get(`/s/${box}/box`)).text();
     for (const v of s.variants.menu) expect(page).toContain(`name="qty_${num(v)}"`);
     const [cookie, brownie] = s.variants.menu.map(num);
@@ -273,7 +278,10 @@ describe("actions", () => {
   });
 
   it("store text cannot run Liquid in the theme: braces are escaped", async () => {
-    await prisma.contract.update({ where: { shopId_contractGid: { shopId: s.shopId, contractGid: s.contracts.aBox.id } }, data: { productTitle: "{{ shop.secret }}{% raw %}" } });
+    await prisma.contract.update({
+      where: { shopId_contractGid: { shopId: s.shopId, contractGid: s.contracts.aBox.id } },
+      data: { productTitle: "{{ shop.secret }}{% raw %}" },
+    });
     const html = await (await get(`/s/${num(s.contracts.aBox.id)}`)).text();
     expect(html).not.toContain("{{ shop.secret }}");
     expect(html).toContain("&#123;&#123; shop.secret &#125;&#125;&#123;&#37; raw &#37;&#125;");

@@ -16,8 +16,14 @@ afterAll(async () => {
 });
 
 async function seed(domain: string, count: number) {
-  const product = await stack.control.call<{ variants: { id: string }[] }>("POST", `${stack.control.shop(domain)}/products`, { title: "Tea", variants: [{ price: "4.00" }] });
-  await stack.control.call("POST", `${stack.control.shop(domain)}/contracts/bulk`, { count, template: { lines: [{ variantId: product.variants[0].id, quantity: 1, price: "4.00" }] } });
+  const product = await stack.control.call<{ variants: { id: string }[] }>("POST", `${stack.control.shop(domain)}/products`, {
+    title: "Tea",
+    variants: [{ price: "4.00" }],
+  });
+  await stack.control.call("POST", `${stack.control.shop(domain)}/contracts/bulk`, {
+    count,
+    template: { lines: [{ variantId: product.variants[0].id, quantity: 1, price: "4.00" }] },
+  });
 }
 
 it("the finish webhook, not polling, tells the waiting reconcile that its bulk operation is done", async () => {
@@ -27,7 +33,10 @@ it("the finish webhook, not polling, tells the waiting reconcile that its bulk o
   // Shopify is asked once, at the start; the next ask would be ten minutes later.
   const reconciled = reconcileShop(shop.domain, { via: "bulk", pollMs: 600_000 });
   await stack.settled(shop.domain, async () => (await stack.control.bulkOperations(shop.domain)).operations[0]?.status === "RUNNING");
-  await stack.settled(shop.domain, async () => (await prisma.bulkRead.findUnique({ where: { shopId_purpose: { shopId: shop.shopId, purpose: "reconcile" } } }))?.operationGid);
+  await stack.settled(
+    shop.domain,
+    async () => (await prisma.bulkRead.findUnique({ where: { shopId_purpose: { shopId: shop.shopId, purpose: "reconcile" } } }))?.operationGid,
+  );
   await stack.control.bulkOperations(shop.domain, { hold: false });
 
   const report = await reconciled;

@@ -28,7 +28,10 @@ const LINES_EACH = 2;
 describe("bulk reconcile worker crash", () => {
   it("SIGKILL mid-apply: a new worker resumes the same bulk operation from its checkpoint and applies nothing twice", async () => {
     const shop = await stack.installShop();
-    const product = await stack.control.call<{ variants: { id: string }[] }>("POST", `${stack.control.shop(shop.domain)}/products`, { title: "Tea", variants: [{ price: "12.50" }] });
+    const product = await stack.control.call<{ variants: { id: string }[] }>("POST", `${stack.control.shop(shop.domain)}/products`, {
+      title: "Tea",
+      variants: [{ price: "12.50" }],
+    });
     const line = { variantId: product.variants[0].id, quantity: 1, price: "12.50" };
     await stack.control.call("POST", `${stack.control.shop(shop.domain)}/contracts/bulk`, { count: N, template: { lines: [line, { ...line, quantity: 3 }] } });
     // The shop's first reconcile pages until it knows the shop is large (250 contracts), then

@@ -42,13 +42,14 @@ async function admin(query: string, variables: Record<string, unknown> = {}): Pr
   return (await res.json()) as Answer;
 }
 
-const run = async (query: string) => (await admin(BULK_OPERATION_RUN_QUERY, { query })).data!.bulkOperationRunQuery as {
-  bulkOperation: { id: string; status: string; url: string | null } | null;
-  userErrors: { field: string[] | null; message: string; code: string }[];
-};
+const run = async (query: string) =>
+  (await admin(BULK_OPERATION_RUN_QUERY, { query })).data!.bulkOperationRunQuery as {
+    bulkOperation: { id: string; status: string; url: string | null } | null;
+    userErrors: { field: string[] | null; message: string; code: string }[];
+  };
 
 /** The status of the newest bulk query in a CURRENT_BULK_OPERATION answer (bulkOperations, newest first). */
-const newest = (a: Answer) => ((a.data!.bulkOperations as { nodes: { status: string }[] }).nodes[0]?.status ?? null);
+const newest = (a: Answer) => (a.data!.bulkOperations as { nodes: { status: string }[] }).nodes[0]?.status ?? null;
 
 const finishWebhook = () => new Promise<void>((resolve) => (onWebhook = resolve));
 
@@ -75,7 +76,10 @@ beforeAll(async () => {
   control = new SimulatorControl(sim.url);
   token = (await control.installShop({ shop: SHOP })).accessToken;
   // 30 contracts of this app, 3 of another app's (never in this app's results), two lines each.
-  const product = await control.call<{ variants: { id: string }[] }>("POST", `${control.shop(SHOP)}/products`, { title: "Coffee", variants: [{ price: "10.00" }] });
+  const product = await control.call<{ variants: { id: string }[] }>("POST", `${control.shop(SHOP)}/products`, {
+    title: "Coffee",
+    variants: [{ price: "10.00" }],
+  });
   const line = { variantId: product.variants[0].id, quantity: 1, price: "10.00" };
   await control.call("POST", `${control.shop(SHOP)}/contracts/bulk`, { count: 30, template: { lines: [line, { ...line, quantity: 2 }] } });
   await control.call("POST", `${control.shop(SHOP)}/contracts/bulk`, { count: 3, template: { app: "other" } });
@@ -91,7 +95,10 @@ describe("bulk query operations in the simulator", () => {
   it("runs the reconcile's query: CREATED, one at a time, then COMPLETED with a JSONL file of contracts and their lines", async () => {
     await control.bulkOperations(SHOP, { hold: true });
     const started = await admin(BULK_OPERATION_RUN_QUERY, { query: CONTRACTS_BULK_QUERY });
-    const payload = started.data!.bulkOperationRunQuery as { bulkOperation: { id: string; status: string; url: null; objectCount: string }; userErrors: unknown[] };
+    const payload = started.data!.bulkOperationRunQuery as {
+      bulkOperation: { id: string; status: string; url: null; objectCount: string };
+      userErrors: unknown[];
+    };
     expect(payload.userErrors).toEqual([]);
     expect(payload.bulkOperation).toMatchObject({ status: "CREATED", url: null, objectCount: "0" });
     expect(payload.bulkOperation.id).toMatch(/^gid:\/\/shopify\/BulkOperation\/\d+$/);
@@ -101,7 +108,11 @@ describe("bulk query operations in the simulator", () => {
     const second = await run(CONTRACTS_BULK_QUERY);
     expect(second.bulkOperation).toBeNull();
     expect(second.userErrors).toEqual([
-      { field: null, message: `A bulk query operation for this app and shop is already in progress: ${payload.bulkOperation.id}.`, code: "OPERATION_IN_PROGRESS" },
+      {
+        field: null,
+        message: `A bulk query operation for this app and shop is already in progress: ${payload.bulkOperation.id}.`,
+        code: "OPERATION_IN_PROGRESS",
+      },
     ]);
 
     await expect.poll(async () => newest(await admin(CURRENT_BULK_OPERATION))).toBe("RUNNING");
@@ -114,7 +125,10 @@ describe("bulk query operations in the simulator", () => {
     expect(op.query).toBe(CONTRACTS_BULK_QUERY);
     const res = await fetch(op.url);
     expect(res.status).toBe(200);
-    const rows = (await res.text()).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = (await res.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows).toHaveLength(90);
     const contracts = rows.filter((r) => !("__parentId" in r));
     expect(contracts).toHaveLength(30);
@@ -140,19 +154,25 @@ describe("bulk query operations in the simulator", () => {
   it("refuses what Shopify refuses in a bulk query, with BulkOperationUserError INVALID", async () => {
     const noConnection = await run(`query { shop { name } }`);
     expect(noConnection.bulkOperation).toBeNull();
-    expect(noConnection.userErrors).toEqual([{ field: ["query"], message: "Invalid bulk query: Bulk queries must contain at least one connection.", code: "INVALID" }]);
+    expect(noConnection.userErrors).toEqual([
+      { field: ["query"], message: "Invalid bulk query: Bulk queries must contain at least one connection.", code: "INVALID" },
+    ]);
 
     const unknownField = await run(`query { subscriptionContracts { edges { node { id notAField } } } }`);
     expect(unknownField.userErrors[0]).toMatchObject({ field: ["query"], code: "INVALID" });
     expect(unknownField.userErrors[0].message).toMatch(/^Invalid bulk query: .*notAField/);
 
     const tooDeep = await run(`query { customers { edges { node { id subscriptionContracts { edges { node { id lines { edges { node { id } } } } } } } } } }`);
-    expect(tooDeep.userErrors.map((e) => e.message)).toContain("Invalid bulk query: Bulk queries cannot contain connections with a nesting depth greater than 2.");
+    expect(tooDeep.userErrors.map((e) => e.message)).toContain(
+      "Invalid bulk query: Bulk queries cannot contain connections with a nesting depth greater than 2.",
+    );
 
     const noParentId = await run(`query { subscriptionContracts { edges { node { status lines { edges { node { id } } } } } } }`);
     expect(noParentId.userErrors.map((e) => e.message)).toContain("Invalid bulk query: The parent of the nested connection 'lines' must select 'id'.");
 
-    const mutation = await run(`mutation { subscriptionContractPause(subscriptionContractId: "gid://shopify/SubscriptionContract/1") { userErrors { message } } }`);
+    const mutation = await run(
+      `mutation { subscriptionContractPause(subscriptionContractId: "gid://shopify/SubscriptionContract/1") { userErrors { message } } }`,
+    );
     expect(mutation.userErrors[0]).toMatchObject({ field: ["query"], code: "INVALID" });
     // None of them started an operation.
     expect((await control.bulkOperations(SHOP)).started).toBe(1);

@@ -53,7 +53,10 @@ async function api<T>(key: string, path: string): Promise<{ status: number; json
 async function retentionShop() {
   const { domain, shopId } = await stack.installShop();
   const shop = stack.control.shop(domain);
-  const product = await stack.control.call<{ variants: { id: string }[] }>("POST", `${shop}/products`, { title: "Espresso beans", variants: [{ price: "24.00" }] });
+  const product = await stack.control.call<{ variants: { id: string }[] }>("POST", `${shop}/products`, {
+    title: "Espresso beans",
+    variants: [{ price: "24.00" }],
+  });
   const variant = product.variants[0].id;
   const group = await stack.control.call<{ id: string; sellingPlans: { id: string }[] }>("POST", `${shop}/selling-plan-groups`, {
     name: "Coffee club",
@@ -143,7 +146,16 @@ describe("a win-back campaign run end to end", () => {
     const waiting = await s.churned("waiting", { cancelledDaysAgo: 1 });
     const never = [noConsent, unsubscribed, suppressed, otherReason, tooOld, back];
 
-    const form = { name: "Come back for 15%", offerLabel: "15% off your first box back.", discountPercent: 15, delayDays: 3, cancelledWithinDays: 60, reasons: ["Too expensive"], holdoutPercent: 50, attributionDays: 30 };
+    const form = {
+      name: "Come back for 15%",
+      offerLabel: "15% off your first box back.",
+      discountPercent: 15,
+      delayDays: 3,
+      cancelledWithinDays: 60,
+      reasons: ["Too expensive"],
+      holdoutPercent: 50,
+      attributionDays: 30,
+    };
     // The hold-out is a hash of campaign and customer: a campaign id that splits the eight both ways.
     let campaignId = "";
     for (let tries = 0; tries < 20 && !campaignId; tries++) {
@@ -170,8 +182,18 @@ describe("a win-back campaign run end to end", () => {
     expect(first.excluded).toEqual({ no_consent: 2, suppressed: 1, reason: 1, won_back: 1, waiting: 1 });
 
     const ledger = await prisma.winbackSend.findMany({ where: { campaignId } });
-    expect(ledger.filter((r) => !r.heldOut).map((r) => r.customerGid).sort()).toEqual(sentTo.map((e) => e.customerId).sort());
-    expect(ledger.filter((r) => r.heldOut).map((r) => r.customerGid).sort()).toEqual(heldOut.map((e) => e.customerId).sort());
+    expect(
+      ledger
+        .filter((r) => !r.heldOut)
+        .map((r) => r.customerGid)
+        .sort(),
+    ).toEqual(sentTo.map((e) => e.customerId).sort());
+    expect(
+      ledger
+        .filter((r) => r.heldOut)
+        .map((r) => r.customerGid)
+        .sort(),
+    ).toEqual(heldOut.map((e) => e.customerId).sort());
     expect(ledger.filter((r) => r.heldOut).every((r) => r.sentAt === null && r.notificationId === null && r.discountCode === null)).toBe(true);
 
     // One e-mail each, with the customer's own code made in Shopify and a signed come-back link.
@@ -301,7 +323,10 @@ describe("a win-back campaign run end to end", () => {
     expect(audit.map((a) => a.action)).toEqual(["campaign.create", "campaign.start", "campaign.pause", "campaign.start"]);
 
     // The campaign on the Admin API: both groups and the incremental figure beside the raw one.
-    const list = await api<{ data: { id: string; results: { sent: { customers: number; reactivated: number }; holdout: { customers: number } } }[] }>(key, "/winback/campaigns");
+    const list = await api<{ data: { id: string; results: { sent: { customers: number; reactivated: number }; holdout: { customers: number } } }[] }>(
+      key,
+      "/winback/campaigns",
+    );
     const mine = list.json.data.find((c) => c.id === campaignId)!;
     expect(mine.results.sent).toMatchObject({ customers: sentTo.length + (waitingHeld ? 0 : 1), reactivated: 1 });
     expect(mine.results.holdout.customers).toBe(heldOut.length + (waitingHeld ? 1 : 0));
@@ -313,7 +338,9 @@ describe("a win-back campaign run end to end", () => {
     const c = await prisma.winbackCampaign.create({
       data: { shopId, name: "Seeded", status: "active", offerLabel: "10% off", delayDays: 0, holdoutPercent: 30, attributionDays: 30 },
     });
-    const none = await prisma.winbackCampaign.create({ data: { shopId, name: "No hold-out", status: "active", offerLabel: "x", delayDays: 0, holdoutPercent: 0 } });
+    const none = await prisma.winbackCampaign.create({
+      data: { shopId, name: "No hold-out", status: "active", offerLabel: "x", delayDays: 0, holdoutPercent: 0 },
+    });
     // Sent: 10 customers, 4 came back with 24.00 each. Held out: 5 customers, 1 came back with 24.00.
     const row = (campaignId: string, i: number, heldOut: boolean, reactivated: boolean) => ({
       shopId,

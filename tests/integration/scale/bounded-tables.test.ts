@@ -18,7 +18,16 @@ vi.hoisted(() => {
 const BATCH = 500;
 const N = 31_000;
 /** The tables that grow with traffic: none of them may be read by a sequential scan. */
-const BIG = ["events", "webhook_deliveries", "webhook_attempts", "inbound_webhooks", "idempotency_records", "billing_cycles", "billing_attempts", "audit_events"];
+const BIG = [
+  "events",
+  "webhook_deliveries",
+  "webhook_attempts",
+  "inbound_webhooks",
+  "idempotency_records",
+  "billing_cycles",
+  "billing_attempts",
+  "audit_events",
+];
 const BIG_RE = new RegExp(`\\b(?:FROM|UPDATE|JOIN)\\s+(?:"public"\\.)?"?(${BIG.join("|")})"?`, "i");
 
 type Captured = { text: string; values: unknown[] };
@@ -49,7 +58,10 @@ async function seed(shopId: string, domain: string, rows: number, contracts: num
   const x = (sql: string, ...values: unknown[]) => prisma.$executeRawUnsafe(sql, ...values);
   // Rows spread evenly over a little more than each table's retention window: what a daily
   // sweep finds (about one day's worth past the window), not a table made of old rows.
-  await x(`INSERT INTO webhook_endpoints (id, shop_id, url, secret_ciphertext, events, updated_at) VALUES ('ep-' || $1, $1, 'https://example.com/h', 'x', ARRAY['subscription.updated'], now())`, shopId);
+  await x(
+    `INSERT INTO webhook_endpoints (id, shop_id, url, secret_ciphertext, events, updated_at) VALUES ('ep-' || $1, $1, 'https://example.com/h', 'x', ARRAY['subscription.updated'], now())`,
+    shopId,
+  );
   await x(
     `INSERT INTO events (id, shop_id, type, data, source_key, created_at, contract_gid)
      SELECT 'evt-' || $1 || '-' || g, $1, 'subscription.updated', jsonb_build_object('contract_id', 'gid://shopify/SubscriptionContract/' || (g % 100)),
@@ -134,7 +146,9 @@ async function logDeletes() {
     BEGIN INSERT INTO scale_delete_log SELECT TG_TABLE_NAME, count(*) FROM gone; RETURN NULL; END $$`);
   for (const t of BIG) {
     await prisma.$executeRawUnsafe(`DROP TRIGGER IF EXISTS scale_log_delete ON "${t}"`);
-    await prisma.$executeRawUnsafe(`CREATE TRIGGER scale_log_delete AFTER DELETE ON "${t}" REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION scale_log_delete()`);
+    await prisma.$executeRawUnsafe(
+      `CREATE TRIGGER scale_log_delete AFTER DELETE ON "${t}" REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION scale_log_delete()`,
+    );
   }
 }
 
@@ -209,11 +223,15 @@ it("plans every sweeper, retention, history and erasure statement on an index, a
   const indexesUsed = new Set<string>();
   try {
     for (const c of checked) {
-      const run = originalQuery as unknown as (this: pg.Client, q: { text: string; values: unknown[] }) => Promise<pg.QueryResult<{ "QUERY PLAN": { Plan: PlanNode }[] }>>;
+      const run = originalQuery as unknown as (
+        this: pg.Client,
+        q: { text: string; values: unknown[] },
+      ) => Promise<pg.QueryResult<{ "QUERY PLAN": { Plan: PlanNode }[] }>>;
       const { rows } = await run.call(client, { text: `EXPLAIN (FORMAT JSON) ${c.text}`, values: c.values });
       for (const node of walk(rows[0]["QUERY PLAN"][0].Plan)) {
         if (node["Index Name"]) indexesUsed.add(node["Index Name"]);
-        if (node["Node Type"] === "Seq Scan" && BIG.includes(node["Relation Name"] ?? "")) seqScans.push(`${node["Relation Name"]}: ${c.text.replace(/\s+/g, " ").slice(0, 200)}`);
+        if (node["Node Type"] === "Seq Scan" && BIG.includes(node["Relation Name"] ?? ""))
+          seqScans.push(`${node["Relation Name"]}: ${c.text.replace(/\s+/g, " ").slice(0, 200)}`);
       }
     }
   } finally {

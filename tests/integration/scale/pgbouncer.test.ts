@@ -50,14 +50,21 @@ it("authenticates keys, publishes events and runs transactions through it with s
   const auths = await Promise.all(Array.from({ length: 60 }, () => authenticateKey(key)));
   expect(auths.every((a) => a.ok)).toBe(true);
 
-  await prisma.webhookEndpoint.create({ data: { shopId: shop.id, url: "https://hooks.example.com/in", secretCiphertext: "unused", events: ["subscription.paused"] } });
+  await prisma.webhookEndpoint.create({
+    data: { shopId: shop.id, url: "https://hooks.example.com/in", secretCiphertext: "unused", events: ["subscription.paused"] },
+  });
   const published = await Promise.all(
     Array.from({ length: 20 }, (_, n) =>
       publishEventNow({
         shopId: shop.id,
         type: "subscription.paused",
         sourceKey: `pgbouncer:${randomUUID()}`,
-        data: { contract_id: `gid://shopify/SubscriptionContract/${n}`, customer_id: "gid://shopify/Customer/1", previous_status: "ACTIVE", new_status: "PAUSED" },
+        data: {
+          contract_id: `gid://shopify/SubscriptionContract/${n}`,
+          customer_id: "gid://shopify/Customer/1",
+          previous_status: "ACTIVE",
+          new_status: "PAUSED",
+        },
       }),
     ),
   );

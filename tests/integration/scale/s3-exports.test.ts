@@ -40,10 +40,21 @@ let proxy: http.Server;
 /** While set, the proxy holds every upload (PUT) and calls this instead of forwarding it. */
 let holdUploads: (() => void) | null = null;
 const workers: WorkerProcess[] = [];
-const client = new S3Client({ region: "us-east-1", endpoint: `http://127.0.0.1:${s3Port}`, forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+const client = new S3Client({
+  region: "us-east-1",
+  endpoint: `http://127.0.0.1:${s3Port}`,
+  forcePathStyle: true,
+  credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+});
 
 beforeAll(async () => {
-  s3 = new S3rver({ port: s3Port, address: "127.0.0.1", silent: true, directory: mkdtempSync(path.join(tmpdir(), "s3rver-")), configureBuckets: [{ name: "exports-test", configs: [] }] });
+  s3 = new S3rver({
+    port: s3Port,
+    address: "127.0.0.1",
+    silent: true,
+    directory: mkdtempSync(path.join(tmpdir(), "s3rver-")),
+    configureBuckets: [{ name: "exports-test", configs: [] }],
+  });
   await s3.run();
   // The worker reaches the bucket through this proxy, so the test can stop an upload in flight.
   proxy = http.createServer((req, res) => {
@@ -142,7 +153,10 @@ it("a data-request report is written to the bucket by the worker and erased by s
   const file = await exportStorage().open(key);
   const text = await new Promise<string>((resolve, reject) => {
     const parts: Buffer[] = [];
-    file!.body.on("data", (c: Buffer) => parts.push(c)).on("end", () => resolve(Buffer.concat(parts).toString("utf8"))).on("error", reject);
+    file!.body
+      .on("data", (c: Buffer) => parts.push(c))
+      .on("end", () => resolve(Buffer.concat(parts).toString("utf8")))
+      .on("error", reject);
   });
   expect(JSON.parse(text)).toMatchObject({ shop_domain: domain, customer_id: contract.customerId });
 
