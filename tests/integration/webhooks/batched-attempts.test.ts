@@ -150,7 +150,8 @@ it("publish is one statement: a replayed source writes nothing; below Pro, unins
   expect(await prisma.event.count({ where: { sourceKey: rolledBackKey } })).toBe(0);
 
   const replay = await publishEventNow({ shopId: shop.shopId, type: "subscription.paused", sourceKey, data: data(1) });
-  expect(replay).toEqual({ eventId: first.eventId, created: false, deliveryIds: [] });
+  // A replay calls no Flow trigger either (docs/decisions/128-flow-triggers.md).
+  expect(replay).toEqual({ eventId: first.eventId, created: false, deliveryIds: [], flowCall: false });
   expect(await prisma.webhookDelivery.count({ where: { eventId: first.eventId } })).toBe(1);
 
   const gated = async (facts: Parameters<typeof prisma.shop.update>[0]["data"]) => {

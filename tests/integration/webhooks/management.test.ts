@@ -169,7 +169,8 @@ it("the delivery log filters by endpoint, status and event and pages by keyset w
   };
   const first = await publishEventNow({ shopId, type: "subscription.paused", sourceKey, data });
   const replay = await publishEventNow({ shopId, type: "subscription.paused", sourceKey, data });
-  expect(replay).toEqual({ eventId: first.eventId, created: false, deliveryIds: [] });
+  // A replay calls no Flow trigger either (docs/decisions/128-flow-triggers.md).
+  expect(replay).toEqual({ eventId: first.eventId, created: false, deliveryIds: [], flowCall: false });
   // An unlisted data field cannot be published.
   await expect(
     publishEventNow({ shopId, type: "subscription.paused", sourceKey: `log:${randomUUID()}`, data: { ...data, email: "x@example.com" } as typeof data }),
