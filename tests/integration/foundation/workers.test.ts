@@ -39,7 +39,7 @@ describe("workers", () => {
       expect(await prisma.contract.count({ where: { shopId } })).toBe(40);
       // It completed on its single attempt: the stalled-job check handed it over, no retry was spent.
       const done = await queue(QUEUES.mirror).getJob(job.id!);
-      expect(done?.returnvalue).toEqual({ contracts: 40 });
+      expect(done?.returnvalue).toEqual({ contracts: 40, via: "pages" }); // a small shop is paged (docs/decisions/097)
     } finally {
       const stopped = exited(second);
       second.kill("SIGTERM");
@@ -73,10 +73,12 @@ describe("workers", () => {
       "card-expiry",
       "daily-sweep",
       "exports-requeue",
+      "gifts-tick",
       "imports-requeue",
       "mail-requeue",
       "reconcile-all",
       "webhooks-requeue",
+      "winback-tick",
     ]);
     expect(schedulers.every((s) => s.pattern && s.tz === "UTC")).toBe(true);
     await Promise.all(
@@ -99,25 +101,29 @@ describe("workers", () => {
         "card-expiry",
         "daily-sweep",
         "exports-requeue",
+        "gifts-tick",
         "imports-requeue",
         "mail-requeue",
         "reconcile-all",
         "webhooks-requeue",
+        "winback-tick",
       ]);
       // Redis loses everything under this run's prefix (never FLUSHDB: tests/support/redis-keys.ts).
       expect(await deleteRedisPrefix(queueConnection(), env().REDIS_PREFIX)).toBeGreaterThan(0);
       expect(await keys()).toEqual([]);
-      await eventually(async () => (await keys()).length === 9, 60_000);
+      await eventually(async () => (await keys()).length === 11, 60_000);
       expect(await keys()).toEqual([
         "box-cutoff-tick",
         "box-reminder",
         "card-expiry",
         "daily-sweep",
         "exports-requeue",
+        "gifts-tick",
         "imports-requeue",
         "mail-requeue",
         "reconcile-all",
         "webhooks-requeue",
+        "winback-tick",
       ]);
       // Each scheduler has its next run waiting again, not just its definition.
       await eventually(async () => (await queue(QUEUES.sweeps).getDelayedCount()) >= 7, 30_000);

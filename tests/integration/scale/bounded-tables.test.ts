@@ -49,6 +49,10 @@ afterAll(async () => {
   pg.Client.prototype.query = originalQuery;
   await prisma.shop.deleteMany({ where: { id: { in: cleanup } } });
   for (const t of BIG) await prisma.$executeRawUnsafe(`ALTER TABLE "${t}" RESET (autovacuum_enabled)`);
+  // The delete-counting triggers go too: later test files share this worker's database, and a
+  // trigger left behind would make every DELETE on these tables fail once its log table is gone.
+  for (const t of BIG) await prisma.$executeRawUnsafe(`DROP TRIGGER IF EXISTS scale_log_delete ON "${t}"`);
+  await prisma.$executeRawUnsafe(`DROP FUNCTION IF EXISTS scale_log_delete()`);
   await prisma.$executeRawUnsafe(`DROP TABLE IF EXISTS scale_delete_log CASCADE`);
 });
 
