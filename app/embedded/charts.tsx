@@ -117,6 +117,16 @@ export function LineChart({
   format?: (v: number) => string;
 }) {
   const ticks = series[0]?.data.length ?? 0;
+  // nivo draws a series with no value at all as a path of "null" (a console error): leave it out,
+  // and say so when nothing is left to draw.
+  const drawn = series.filter((s) => s.data.some((p) => p.y !== null));
+  if (drawn.length === 0) {
+    return (
+      <p role="figure" aria-label={label} style={{ margin: "8px 0", color: "#616161" }}>
+        No figures yet for this chart.
+      </p>
+    );
+  }
   return (
     <>
       <Measured height={height} label={label}>
@@ -124,7 +134,7 @@ export function LineChart({
           <Line
             width={width}
             height={height}
-            data={series}
+            data={drawn}
             margin={{ top: 16, right: 16, bottom: (xLegend ? 48 : 32) + (xScale === "point" && slant(width, ticks) ? 20 : 0), left: 64 }}
             xScale={{ type: xScale }}
             yScale={{ type: "linear", min: 0, max: "auto" }}
@@ -141,7 +151,7 @@ export function LineChart({
           />
         )}
       </Measured>
-      <Legend names={series.map((s) => s.id)} />
+      <Legend names={drawn.map((s) => s.id)} />
     </>
   );
 }
