@@ -5,7 +5,8 @@ import { ApiError } from "../infra/errors";
 import { importErrorFile, importProgress, latestImport } from "../domain/imports/progress.server";
 import { createImport, startImport } from "../domain/imports/start.server";
 import { MAX_IMPORT_BYTES, type ImportReport } from "../domain/imports/validate.server";
-import { applyMapping, csvHeader, detectPreset, presetMapping, PRESETS, REQUIRED_FIELDS, type ColumnMapping, type PresetId } from "../domain/imports/presets";
+import { applyMapping, csvHeader, detectPreset, presetMapping, PRESETS, type ColumnMapping, type PresetId } from "../domain/imports/presets";
+import { REQUIRED_FIELDS } from "../domain/imports/file";
 import { detectFormat } from "../domain/imports/file";
 import { MIGRATION_COLUMNS, MIGRATION_HEADER, type MigrationField } from "../domain/exports/migration-columns";
 

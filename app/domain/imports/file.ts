@@ -30,8 +30,11 @@ export const ERROR_COLUMN_LABEL = "Import error";
 
 const BY_LABEL = new Map(MIGRATION_COLUMNS.map((c) => [c.label.toLowerCase(), c]));
 const BY_KEY = new Map(MIGRATION_COLUMNS.map((c) => [snakeKey(c.label), c]));
-/** Columns a file must carry; the others may be left out (the exporter always writes them all). */
-const REQUIRED_FIELDS: MigrationField[] = [
+/**
+ * Columns a file must carry (or a preset's mapping must fill); the others may be left out (the
+ * exporter always writes them all).
+ */
+export const REQUIRED_FIELDS: readonly MigrationField[] = [
   "email",
   "status",
   "currency",

@@ -5,7 +5,7 @@
 // Shopify ids become gids, "month"/"monthly" becomes MONTH, "cancelled"/"canceled" CANCELLED,
 // "$22.00" 22.00, dates without a zone are UTC. Pure: no database, no platform.
 import { MIGRATION_COLUMNS, type MigrationField } from "../exports/migration-columns";
-import { parseCsvRecords } from "./file";
+import { parseCsvRecords, REQUIRED_FIELDS } from "./file";
 
 export type PresetId = "native" | "recharge" | "skio" | "loop" | "appstle";
 export type ColumnMapping = Partial<Record<MigrationField, string>>;
@@ -16,19 +16,6 @@ export interface ImportPreset {
   /** Candidate source headers per field, compared without case, spaces or punctuation; the first present wins. */
   columns: Partial<Record<MigrationField, string[]>>;
 }
-
-/** Fields a file must give (or the mapping must fill) for anything to be imported. */
-export const REQUIRED_FIELDS: readonly MigrationField[] = [
-  "email",
-  "status",
-  "currency",
-  "nextBillingAt",
-  "billingInterval",
-  "billingIntervalCount",
-  "variantId",
-  "quantity",
-  "linePrice",
-];
 
 const own = Object.fromEntries(MIGRATION_COLUMNS.map((c) => [c.field, [c.label]])) as ImportPreset["columns"];
 
