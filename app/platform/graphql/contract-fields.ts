@@ -15,7 +15,8 @@ export const LINE_FIELDS = /* GraphQL */ `
   customAttributes { key value }
 `;
 
-export const CONTRACT_FIELDS = /* GraphQL */ `
+/** A contract's own fields, without its lines (the bulk read nests the lines its own way). */
+export const CONTRACT_OWN_FIELDS = /* GraphQL */ `
   id
   status
   nextBillingDate
@@ -27,6 +28,10 @@ export const CONTRACT_FIELDS = /* GraphQL */ `
   originOrder { id name }
   billingPolicy { interval intervalCount anchors { day month type } }
   customAttributes { key value }
+`;
+
+export const CONTRACT_FIELDS = /* GraphQL */ `
+  ${CONTRACT_OWN_FIELDS}
   lines(first: 50) { nodes { ${LINE_FIELDS} } }
 `;
 

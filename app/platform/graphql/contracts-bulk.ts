@@ -1,7 +1,7 @@
 // The whole-shop contract read as one bulk query (docs/decisions/097-bulk-reads.md): the same
 // contract and line fields as every other contract read, the lines as a nested connection, so
 // the JSONL result holds one line per contract followed by one per line with `__parentId`.
-import { LINE_FIELDS, mapContract, type GqlContract, type GqlLine } from "./contract-fields";
+import { CONTRACT_OWN_FIELDS, LINE_FIELDS, mapContract, type GqlContract, type GqlLine } from "./contract-fields";
 import type { PlatformContract } from "../port";
 
 export const CONTRACTS_BULK_QUERY = /* GraphQL */ `
@@ -9,16 +9,7 @@ export const CONTRACTS_BULK_QUERY = /* GraphQL */ `
     subscriptionContracts {
       edges {
         node {
-          id
-          status
-          nextBillingDate
-          createdAt
-          updatedAt
-          revisionId
-          currencyCode
-          customer { id }
-          originOrder { id name }
-          billingPolicy { interval intervalCount anchors { day month type } }
+          ${CONTRACT_OWN_FIELDS}
           lines {
             edges {
               node { ${LINE_FIELDS} }
