@@ -49,23 +49,27 @@ const mailWorker = (extraEnv: Record<string, string> = {}) => {
 async function queueBatch(shopId: string, n: number, tag: string) {
   const ids: string[] = [];
   for (let i = 0; i < n; i += 100) {
-    const batch = await prisma.$transaction(async (tx) => {
-      const out = [];
-      for (let j = i; j < Math.min(n, i + 100); j++) {
-        out.push(
-          await queueMail(tx, {
-            shopId,
-            kind: "payment_failed_final",
-            customerGid: `gid://shopify/Customer/${j + 1}`,
-            contractGid: `gid://shopify/SubscriptionContract/${j + 1}`,
-            cycle: tag,
-            vars,
-            recipient: `${tag}-${j}@example.test`,
-          }),
-        );
-      }
-      return out;
-    });
+    const batch = await prisma.$transaction(
+      async (tx) => {
+        const out = [];
+        for (let j = i; j < Math.min(n, i + 100); j++) {
+          out.push(
+            await queueMail(tx, {
+              shopId,
+              kind: "payment_failed_final",
+              customerGid: `gid://shopify/Customer/${j + 1}`,
+              contractGid: `gid://shopify/SubscriptionContract/${j + 1}`,
+              cycle: tag,
+              vars,
+              recipient: `${tag}-${j}@example.test`,
+            }),
+          );
+        }
+        return out;
+        // 100 inserts in one transaction: on a loaded machine they outlast Prisma's 5 s default.
+      },
+      { timeout: 60_000 },
+    );
     ids.push(...batch.map((q) => q!.id));
     await dispatchMail(batch);
   }
