@@ -22,7 +22,11 @@ function create(): PrismaClient {
       onConnectionError: (err) => log.warn("prisma pool: database connection lost during a transaction", { err }),
     },
   );
-  return new PrismaClient({ adapter });
+  // Interactive transactions may run 30 s, not Prisma's 5 s: on a loaded machine a webhook's
+  // mirror transaction (a few statements) outlasted 5 s and failed its job, which then redid the
+  // work. No transaction here waits on Shopify (docs/decisions/144-bounded-tables.md), so the
+  // limit only catches a leaked one; maxWait is the wait for a pool connection.
+  return new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 30_000 } });
 }
 
 // Remix dev re-imports modules on change; keep one client across reloads.
