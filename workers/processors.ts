@@ -25,6 +25,7 @@ import { queueCardExpiryNotices } from "../app/domain/notifications/card-expiry.
 import { queueBoxReminders } from "../app/domain/notifications/box-mail.server";
 import { queueBoxCutoffs, runBoxCutoff } from "../app/domain/customer/box-cutoff.server";
 import { queueWinbackRuns, runWinback } from "../app/domain/retention/winback-run.server";
+import { confirmShopifySkip } from "../app/domain/subscriptions/skip-confirmation.server";
 
 /** A job made from an inbound Shopify webhook (id shopify-<webhook id>) marks its stored row processed, so the sweeper leaves it be. */
 const inbound =
@@ -45,6 +46,8 @@ export const PROCESSORS: Processors = {
     "sync-selling-plan-group": inbound((job) => syncSellingPlanGroup(job.data)),
     // The storefront metafields of one shop, all rewritten (the nightly repair of drift).
     "sync-storefront": (job) => syncStorefrontMetafields(job.data.domain, { force: true }),
+    // A skip made at Shopify: its confirmation e-mail.
+    "confirm-cycle-skip": inbound((job) => confirmShopifySkip(job.data)),
   },
   privacy: {
     "redact-shop": inbound((job) => redactShop(job.data.domain)),

@@ -24,6 +24,15 @@ export interface SellingPlanGroupWebhook {
   webhookId?: string;
 }
 
+/** A `mirror` "confirm-cycle-skip" job: one inbound subscription_billing_cycles/skip webhook. */
+export interface CycleSkipWebhook {
+  shopDomain: string;
+  webhookId: string;
+  contractGid: string;
+  /** The skipped cycle's expected billing date (ISO 8601). */
+  skippedDate: string;
+}
+
 /** A `privacy` job: one customer of one shop (customers/redact, customers/data_request). */
 export type CustomerRef = { domain: string; customerGid: string; email?: string | null };
 

@@ -5,6 +5,7 @@ import type {
   BillingRunPayload,
   ContractWebhook,
   CustomerRef,
+  CycleSkipWebhook,
   ExportRenderPayload,
   ImportRunPayload,
   MailSendPayload,
@@ -36,6 +37,7 @@ export interface QueueJobs {
     "reconcile-shop": ShopRef;
     "sync-selling-plan-group": SellingPlanGroupWebhook;
     "sync-storefront": ShopRef;
+    "confirm-cycle-skip": CycleSkipWebhook;
   };
   /** GDPR: shop/redact, customers/redact, customers/data_request. */
   privacy: {

@@ -33,6 +33,7 @@ export const SHOPIFY_TOPICS = [
   "subscription_billing_attempts/challenged",
   "app_subscriptions/update",
   "bulk_operations/finish",
+  "subscription_billing_cycles/skip",
 ] as const;
 export type ShopifyTopic = (typeof SHOPIFY_TOPICS)[number];
 
@@ -66,6 +67,18 @@ function jobFor(topic: ShopifyTopic, shop: string, webhookId: string, payload: P
         queue: QUEUES.mirror,
         name: "sync-selling-plan-group",
         data: { shopDomain: shop, webhookId, groupGid: String(payload.admin_graphql_api_id) },
+      };
+    // A skip made at Shopify (the shopper's own token): its confirmation e-mail (skip-confirmation.server.ts).
+    case "subscription_billing_cycles/skip":
+      return {
+        queue: QUEUES.mirror,
+        name: "confirm-cycle-skip",
+        data: {
+          shopDomain: shop,
+          webhookId,
+          contractGid: String(payload.admin_graphql_api_subscription_contract_id),
+          skippedDate: String(payload.billing_attempt_expected_date),
+        },
       };
     case "shop/redact":
       return { queue: QUEUES.privacy, name: "redact-shop", data: { domain: shop } };
@@ -126,6 +139,10 @@ const PAYLOAD_CHECKS: Partial<Record<ShopifyTopic, z.ZodType>> = {
   "selling_plan_groups/create": z.object({ admin_graphql_api_id: gid("SellingPlanGroup") }),
   "selling_plan_groups/delete": z.object({ admin_graphql_api_id: gid("SellingPlanGroup") }),
   "bulk_operations/finish": z.object({ admin_graphql_api_id: gid("BulkOperation"), status: z.string().min(1) }),
+  "subscription_billing_cycles/skip": z.object({
+    admin_graphql_api_subscription_contract_id: gid("SubscriptionContract"),
+    billing_attempt_expected_date: z.string().refine((v) => !Number.isNaN(Date.parse(v)), "not a date"),
+  }),
 };
 
 /** Why a signed payload cannot be taken, or null when it can. */

@@ -18,8 +18,7 @@ import { reconcileContract } from "./mirror.server";
 import { iso, parseDecimalToMinor } from "../shared/money.server";
 import { scheduleForContract, shopTimeZone } from "../catalog/selling-plans.server";
 import { addMonths, rescheduleTarget, skipTarget, FIVE_YEARS_MONTHS } from "../shared/schedule";
-import { queueAndDispatch } from "../notifications/outbox.server";
-import { contractVars } from "../notifications/vars.server";
+import { queueSkipConfirmation } from "./skip-confirmation.server";
 import { contractNotFound, findOwnedContract, type LineView, type OwnedContract } from "./reads.server";
 import { undoableSkip } from "./history.server";
 import { auditOutcome, diffFields, type Changes } from "../audit/audit.server";
@@ -213,24 +212,10 @@ export function skipSubscription(ctx: WriteContext): Promise<WriteReceipt> {
   });
 }
 
-/**
- * The skip confirmation (a skip changes no status, so no contract webhook announces it). Keyed by
- * the skipped date: a retried skip is one e-mail. Best effort after the write succeeded.
- */
+/** The skip confirmation (skip-confirmation.server.ts), best effort once the platform write succeeded. */
 async function confirmSkip(ctx: WriteContext, before: OwnedContract, target: Date): Promise<void> {
   try {
-    const c = await prisma.contract.findUniqueOrThrow({
-      where: { shopId_contractGid: { shopId: ctx.shopId, contractGid: ctx.contractGid } },
-      select: { customerGid: true, productTitle: true, chargeAmountCents: true, currencyCode: true },
-    });
-    await queueAndDispatch({
-      shopId: ctx.shopId,
-      kind: "subscription_skipped",
-      customerGid: c.customerGid,
-      contractGid: ctx.contractGid,
-      cycle: before.nextBillingAt?.toISOString() ?? target.toISOString(),
-      vars: contractVars(ctx.shopDomain, { ...c, contractGid: ctx.contractGid, nextBillingAt: target }),
-    });
+    await queueSkipConfirmation({ id: ctx.shopId, domain: ctx.shopDomain }, ctx.contractGid, before.nextBillingAt ?? target, target);
   } catch (err) {
     log.warn("could not queue the skip confirmation", { err, contract: ctx.contractGid });
   }
