@@ -16,6 +16,7 @@ export const BATCHED_TABLES = {
   events: "id",
   idempotency_records: "id",
   inbound_webhooks: "webhook_id",
+  mailgun_event_tokens: "token",
   notification_log: "id",
   webhook_deliveries: "id",
 } as const;

@@ -27,6 +27,8 @@ export const RETENTION_RULES: RetentionRule[] = [
   { table: "idempotency_records", report: "idempotencyForgotten", where: (now) => Prisma.sql`created_at < ${before(now, DAY)}` },
   { table: "webhook_deliveries", report: "deliveriesPruned", where: (now) => Prisma.sql`created_at < ${before(now, 30 * DAY)}` },
   { table: "inbound_webhooks", report: "inboundWebhooksPruned", where: (now) => Prisma.sql`received_at < ${before(now, 7 * DAY)}` },
+  // A token only has to outlive its event's 15-minute signature window (docs/decisions/102).
+  { table: "mailgun_event_tokens", report: "mailgunTokensForgotten", where: (now) => Prisma.sql`seen_at < ${before(now, DAY)}` },
   { table: "events", report: "eventsPruned", where: (now) => Prisma.sql`created_at < ${before(now, env().EVENT_RETENTION_DAYS * DAY)}` },
   {
     table: "billing_cycles",

@@ -3,7 +3,8 @@
 //   - a delivery status notification (RFC 3464, multipart/report) that comes back to the message's
 //     signed VERP return path, posted raw by an inbound-mail relay to POST /email/dsn;
 //   - Mailgun's signed event webhook (POST /email/mailgun): HMAC-SHA256 of timestamp + token under
-//     the signing key, compared in constant time, and no older than 15 minutes.
+//     the signing key, compared in constant time, no older than 15 minutes, and taken once: its
+//     token is recorded after the event is applied, so a captured event cannot be replayed.
 // Action delivered -> `delivered`; failed (permanent) -> `bounced` and the address suppressed;
 // anything else (delayed, a temporary failure) is kept as the reason and changes no status.
 import { createHmac, timingSafeEqual } from "node:crypto";
@@ -100,8 +101,24 @@ export function verifyMailgun(body: MailgunEvent, now = Date.now(), key = env().
   return timingSafeEqual(expected, Buffer.from(s.signature, "hex"));
 }
 
-/** Applies a verified Mailgun event to the message it names (by Message-ID). */
+/** Whether a verified event's token was already taken (a replay of a captured event). */
+export async function mailgunTokenSeen(body: MailgunEvent): Promise<boolean> {
+  const token = body.signature?.token;
+  return !!token && (await prisma.mailgunEventToken.count({ where: { token } })) > 0;
+}
+
+/**
+ * Applies a verified Mailgun event to the message it names (by Message-ID), then records its token.
+ * Recorded after, not before: a delivery Mailgun retries because this one failed half-way is still
+ * applied; two copies racing both apply the same verdict, which changes nothing twice.
+ */
 export async function applyMailgunEvent(body: MailgunEvent, now = new Date()): Promise<EvidenceResult> {
+  const result = await applyMailgunVerdict(body, now);
+  if (body.signature?.token) await prisma.mailgunEventToken.createMany({ data: [{ token: body.signature.token }], skipDuplicates: true });
+  return result;
+}
+
+async function applyMailgunVerdict(body: MailgunEvent, now: Date): Promise<EvidenceResult> {
   const e = body["event-data"];
   const raw = e?.message?.headers?.["message-id"];
   if (!e || !raw) return { matched: false };

@@ -181,18 +181,16 @@ describe("evidence after sent", () => {
     const email = uniqueAddress("mg");
     await queueOne(shopId, "subscription_paused", "gid://shopify/Customer/81", email);
     const row = await rowReaches(shopId, { customerGid: "gid://shopify/Customer/81" }, ["sent"]);
-    const event = (key: string, ev: object) => {
+    const signed = (key: string, ev: object) => {
       const timestamp = String(Math.floor(Date.now() / 1000));
       const token = randomUUID().replace(/-/g, "");
       const signature = createHmac("sha256", key)
         .update(timestamp + token)
         .digest("hex");
-      return fetch(`${stack.appUrl}/email/mailgun`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ signature: { timestamp, token, signature }, "event-data": ev }),
-      });
+      return JSON.stringify({ signature: { timestamp, token, signature }, "event-data": ev });
     };
+    const post = (body: string) => fetch(`${stack.appUrl}/email/mailgun`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+    const event = (key: string, ev: object) => post(signed(key, ev));
     const bounce = {
       event: "failed",
       severity: "permanent",
@@ -204,9 +202,17 @@ describe("evidence after sent", () => {
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("invalid_credential");
     expect((await prisma.notificationLogEntry.findUniqueOrThrow({ where: { id: row.id } })).status).toBe("sent");
 
-    const good = await event(env().MAILGUN_SIGNING_KEY, bounce);
+    const captured = signed(env().MAILGUN_SIGNING_KEY, bounce);
+    const good = await post(captured);
     expect(await good.json()).toEqual({ matched: true, rowId: row.id, status: "bounced" });
     expect((await prisma.notificationLogEntry.findUniqueOrThrow({ where: { id: row.id } })).reason).toContain("No such user");
+
+    // The merchant removes the suppression; the captured event, replayed inside its window, is refused and changes nothing.
+    await prisma.emailSuppression.deleteMany({ where: { shopId, address: email.toLowerCase() } });
+    const replay = await post(captured);
+    expect(replay.status).toBe(401);
+    expect(((await replay.json()) as { error: { code: string } }).error.code).toBe("invalid_credential");
+    expect(await prisma.emailSuppression.count({ where: { shopId, address: email.toLowerCase() } })).toBe(0);
   });
 });
 
