@@ -1,7 +1,6 @@
 // Who is asking through Shopify's app proxy, and whether a form post is the portal's own
 // (docs/decisions/140-hosted-portal-app-proxy.md, docs/decisions/141-hosted-portal-forms.md).
 import { createHmac, timingSafeEqual } from "node:crypto";
-import "@shopify/shopify-api/adapters/node";
 import { InvalidHmacError, LogSeverity, shopifyApi } from "@shopify/shopify-api";
 import { env } from "../../env.server";
 import { LIBRARY_API_VERSION } from "../../platform/api-version";
@@ -21,7 +20,9 @@ let library: ReturnType<typeof shopifyApi> | undefined;
  * `authenticate.public.appProxy` runs first. That call then loads and decrypts the shop's offline
  * session for an Admin client the portal never uses, one query per page for nothing
  * (docs/decisions/140-hosted-portal-app-proxy.md has the measurements), so the portal calls the
- * check itself. The instance only signs and checks: it holds no session storage.
+ * check itself. The instance only signs and checks: it holds no session storage. It relies on
+ * the node adapter that app/shopify.server.ts loads through the Remix library; importing
+ * `@shopify/shopify-api/adapters/node` here as well broke the inbound webhooks' validation (400).
  */
 function validateHmac() {
   const config = env();
