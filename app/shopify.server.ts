@@ -1,7 +1,7 @@
 // The Shopify app: OAuth/token exchange, embedded-admin auth, session storage, webhook HMAC.
 // Webhook subscriptions themselves are declared in shopify.app.toml (app-specific webhooks).
 import "@shopify/shopify-app-remix/adapters/node";
-import { AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { EncryptedSessionStorage } from "./shopify/encrypted-session-storage.server";
 import { prisma } from "./db.server";
@@ -30,6 +30,10 @@ const shopify = shopifyApp({
   distribution: AppDistribution.AppStore,
   future: { unstable_newEmbeddedAuthStrategy: true },
   isEmbeddedApp: true,
+  // The library logs an INFO line for every app proxy request (each hosted portal page): noise at
+  // the portal's rate, and a console write per request. Warnings and errors still print
+  // (docs/decisions/140-hosted-portal-app-proxy.md).
+  logger: { level: LogSeverity.Warning },
   hooks: {
     // Token exchange just stored the offline session: the shop is (re)installed. Keys revoked
     // by an earlier uninstall stay revoked.

@@ -13,53 +13,19 @@
 //     page       GET /portal/s/<id>, the subscription page (one of the customer's contracts)
 //   Both portal pages verify the signature with the Shopify library, re-check the customer
 //   against the mirror and render the Liquid answer. The target: the subscription page within
-//   2x of the API's p50 and p99.
+//   2x of the API's p50 and p99. The machine's load average is printed beside the figures.
+//   BENCH_PROFILE=1 first profiles one request of each kind in this process (the same surface
+//   functions the web process runs): the database queries it makes, their summed time, and the
+//   request's whole time, averaged over 30 sequential requests.
 // Benchmarks are not tests: nothing here asserts a time.
 import { createHmac } from "node:crypto";
-import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { applyLocalDefaults } from "../app/infra/local-env";
-import { prepareBenchDatabase } from "./database";
+import pg from "pg";
+import { drive, fmtSeries, loadLine, pct, startWebBench, type Series } from "./simulator";
 
-const BENCH_DB = process.env.BENCH_DB ?? "subscriptions_bench";
-const PG_BASE = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";
 const RATE = Number(process.env.BENCH_RATE ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const SHOPS = 10;
 const CUSTOMERS = 10;
-const WEB_PORT = Number(process.env.BENCH_WEB_PORT ?? 3392);
-const SIM_PORT = Number(process.env.BENCH_SIMULATOR_PORT ?? 3393);
-
-process.env.DATABASE_URL = `${PG_BASE}/${BENCH_DB}`;
-process.env.REDIS_PREFIX ??= "bench";
-process.env.LOG_LEVEL ??= "error";
-process.env.PORT = String(WEB_PORT);
-process.env.SIMULATOR_PORT = String(SIM_PORT);
-process.env.SHOPIFY_APP_URL = `http://127.0.0.1:${WEB_PORT}`;
-process.env.SHOPIFY_SIMULATOR_URL = `http://127.0.0.1:${SIM_PORT}`;
-applyLocalDefaults(process.env);
-
-/** server.ts on WEB_PORT as a child process (the built app), once /healthz answers. */
-async function startWeb(envOver: Record<string, string>) {
-  const proc = spawn(process.execPath, ["--import", "tsx", "server.ts"], { env: { ...process.env, ...envOver }, stdio: ["ignore", "ignore", "inherit"] });
-  const url = `http://127.0.0.1:${WEB_PORT}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (
-      await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    if (Date.now() > deadline || proc.exitCode !== null) throw new Error("the web process did not start (is build/index.js there? npm run build)");
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const exited = new Promise((r) => proc.once("exit", r));
-  return { url, stop: async () => void (proc.kill("SIGTERM"), await exited) };
-}
 
 interface Customer {
   domain: string;
@@ -70,115 +36,116 @@ interface Customer {
   contracts: string[];
 }
 
-interface Series {
-  name: string;
-  latencies: number[];
-  errors: number;
+const tail = (gid: string) => gid.split("/").pop()!;
+
+/** Shopify's app proxy query for the customer, signed now (sorted key=value, no separators, hex HMAC-SHA256). */
+function signedQuery(c: Customer, secret: string): URLSearchParams {
+  const q: Record<string, string> = {
+    shop: c.domain,
+    path_prefix: "/apps/subscriptions",
+    timestamp: String(Math.floor(Date.now() / 1000)),
+    logged_in_customer_id: tail(c.id),
+  };
+  const message = Object.keys(q)
+    .sort()
+    .map((k) => `${k}=${q[k]}`)
+    .join("");
+  return new URLSearchParams({ ...q, signature: createHmac("sha256", secret).update(message).digest("hex") });
 }
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
-};
-
-/** Open loop: one call every 1000/RATE ms for SECONDS; latency from the scheduled start. */
-async function drive(name: string, call: (i: number) => Promise<boolean>): Promise<Series> {
-  const total = RATE * SECONDS;
-  const interval = 1000 / RATE;
-  const t0 = performance.now() + 50;
-  const latencies: number[] = [];
-  let errors = 0;
-  const pending: Promise<void>[] = [];
-  for (let i = 0; i < total; i++) {
-    const scheduled = t0 + i * interval;
-    const wait = scheduled - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    pending.push(
-      call(i).then(
-        (ok) => {
-          if (ok) latencies.push(performance.now() - scheduled);
-          else errors++;
-        },
-        () => void errors++,
-      ),
+/**
+ * Where a request's time goes: the queries it sends (every pg query of this process is counted
+ * and timed while one request runs at a time) beside its whole time, in this process, for the
+ * portal's pages and the API's list.
+ */
+async function profile(customers: Customer[], secret: string) {
+  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+  const original = proto.query;
+  let queries = 0;
+  let dbMs = 0;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    queries++;
+    const t = performance.now();
+    const last = args[args.length - 1];
+    if (typeof last === "function") {
+      args[args.length - 1] = (...r: unknown[]) => {
+        dbMs += performance.now() - t;
+        return (last as (...x: unknown[]) => unknown)(...r);
+      };
+      return original.apply(this, args);
+    }
+    const out = original.apply(this, args);
+    if (out && typeof (out as Promise<unknown>).then === "function")
+      void (out as Promise<unknown>).finally(() => (dbMs += performance.now() - t)).catch(() => undefined);
+    return out;
+  };
+  const { portalRequest } = await import("../app/surfaces/portal/index.server");
+  const { handleApiRequest } = await import("../app/surfaces/dispatch.server");
+  const kinds: [string, (c: Customer, i: number) => Promise<Response>][] = [
+    [
+      "Customer API GET /subscriptions",
+      (c) =>
+        handleApiRequest(
+          new Request("http://bench/api/customer/v1/subscriptions", { headers: { Authorization: `Bearer ${c.key}`, "X-Service-Session": c.session } }),
+        ),
+    ],
+    [
+      "portal GET /apps/subscriptions/s/<id>",
+      (c, i) => portalRequest(new Request(`http://bench/portal/s/${tail(c.contracts[i % 3])}?${signedQuery(c, secret)}`), `s/${tail(c.contracts[i % 3])}`),
+    ],
+    ["portal GET /apps/subscriptions", (c) => portalRequest(new Request(`http://bench/portal?${signedQuery(c, secret)}`), "")],
+  ];
+  const N = 30;
+  for (const [name, call] of kinds) {
+    for (let i = 0; i < 5; i++) await (await call(customers[i], i)).text(); // warm-up
+    queries = 0;
+    dbMs = 0;
+    const t0 = performance.now();
+    for (let i = 0; i < N; i++) {
+      const res = await call(customers[i % customers.length], i);
+      await res.text();
+      if (!res.ok) throw new Error(`${name}: ${res.status}`);
+    }
+    const total = performance.now() - t0;
+    console.log(
+      `profile ${name.padEnd(38)} ${(queries / N).toFixed(1)} queries, ${(dbMs / N).toFixed(1)} ms in them, ${(total / N).toFixed(1)} ms per request`,
     );
   }
-  await Promise.all(pending);
-  return { name, latencies, errors };
+  proto.query = original;
 }
 
-const fmt = (s: Series) =>
-  `${s.name.padEnd(34)} n=${String(s.latencies.length).padStart(4)}  p50 ${pct(s.latencies, 50).toFixed(1).padStart(6)} ms  p99 ${pct(s.latencies, 99).toFixed(1).padStart(6)} ms${s.errors ? `  errors ${s.errors}` : ""}`;
-
 async function main() {
-  await prepareBenchDatabase(process.env.DATABASE_URL!);
-  const { startSimulator } = await import("../simulator/server");
-  const { env } = await import("../app/env.server");
-  const config = env();
-  const sim = await startSimulator({
-    port: SIM_PORT,
-    stateFile: path.join(mkdtempSync(path.join(tmpdir(), "bench-portal-")), "state.json"),
-    appUrl: config.SHOPIFY_APP_URL,
-    apiKey: config.SHOPIFY_API_KEY,
-    apiSecret: config.SHOPIFY_API_SECRET,
+  const bench = await startWebBench({
+    name: "portal",
+    webPort: Number(process.env.BENCH_WEB_PORT ?? 3392),
+    simPort: Number(process.env.BENCH_SIMULATOR_PORT ?? 3393),
   });
-  const { SimulatorControl } = await import("../simulator/control-client");
-  const { prisma } = await import("../app/db.server");
-  const { recordInstallation, setAppPlan } = await import("../app/domain/shop/lifecycle.server");
-  const { reconcileShop } = await import("../app/domain/subscriptions/reconcile.server");
+  const { prisma, config } = bench;
   const { createKey } = await import("../tests/support/fixtures");
   const { issueCustomerSession } = await import("../app/domain/customer/session.server");
-  const control = new SimulatorControl(sim.url);
 
   console.log(`seeding ${SHOPS} shops × ${CUSTOMERS} customers × 3 contracts ...`);
-  const run = Date.now().toString(36);
   const customers: Customer[] = [];
   for (let s = 0; s < SHOPS; s++) {
-    const domain = `bench-portal-${run}-${s}.myshopify.com`;
-    const installed = await control.installShop({ shop: domain });
-    await recordInstallation(domain, installed.accessToken, installed.scope);
-    await setAppPlan(domain, "PRO");
-    const shop = await prisma.shop.findUniqueOrThrow({ where: { domain } });
-    const ids: string[] = [];
-    const contracts = [];
-    for (let c = 0; c < CUSTOMERS; c++) {
-      const customer = await control.call<{ id: string }>("POST", `${control.shop(domain)}/customers`, {});
-      ids.push(customer.id);
-      for (let k = 0; k < 3; k++) contracts.push({ customerId: customer.id });
-    }
-    await control.call("POST", `${control.shop(domain)}/contracts/bulk`, { contracts, webhooks: false });
-    await reconcileShop(domain);
-    const { key, id: keyId } = await createKey({ shopId: shop.id, name: "bench", kind: "PUBLISHABLE" });
-    for (const id of ids) {
-      const owned = await prisma.contract.findMany({ where: { shopId: shop.id, customerGid: id }, select: { contractGid: true } });
+    const { domain, shopId, customerIds } = await bench.seedShop(s, CUSTOMERS);
+    const { key, id: keyId } = await createKey({ shopId, name: "bench", kind: "PUBLISHABLE" });
+    for (const id of customerIds) {
+      const owned = await prisma.contract.findMany({ where: { shopId, customerGid: id }, select: { contractGid: true } });
       // The same session POST /session would issue (its platform query is bench:customer's subject).
-      const session = issueCustomerSession({ shopId: shop.id, customerId: id, keyId }).token;
+      const session = issueCustomerSession({ shopId, customerId: id, keyId }).token;
       customers.push({ domain, key, id, session, contracts: owned.map((o) => o.contractGid) });
     }
   }
 
+  if (process.env.BENCH_PROFILE === "1") await profile(customers, config.SHOPIFY_API_SECRET);
+
   console.log("starting the web process (build/index.js) ...");
-  const web = await startWeb({ LOG_LEVEL: "error", NODE_ENV: "production" });
+  const webUrl = await bench.startWeb();
   const pick = (i: number) => customers[i % customers.length];
-  const tail = (gid: string) => gid.split("/").pop()!;
-  /** Shopify's app proxy query for the customer, signed now (sorted key=value, no separators, hex HMAC-SHA256). */
-  const proxied = (c: Customer, sub: string) => {
-    const q: Record<string, string> = {
-      shop: c.domain,
-      path_prefix: "/apps/subscriptions",
-      timestamp: String(Math.floor(Date.now() / 1000)),
-      logged_in_customer_id: tail(c.id),
-    };
-    const message = Object.keys(q)
-      .sort()
-      .map((k) => `${k}=${q[k]}`)
-      .join("");
-    const signature = createHmac("sha256", config.SHOPIFY_API_SECRET).update(message).digest("hex");
-    return `${web.url}/portal${sub}?${new URLSearchParams({ ...q, signature })}`;
-  };
+  const proxied = (c: Customer, sub: string) => `${webUrl}/portal${sub}?${signedQuery(c, config.SHOPIFY_API_SECRET)}`;
   const api = async (i: number) => {
     const c = pick(i);
-    const res = await fetch(`${web.url}/api/customer/v1/subscriptions`, { headers: { Authorization: `Bearer ${c.key}`, "X-Service-Session": c.session } });
+    const res = await fetch(`${webUrl}/api/customer/v1/subscriptions`, { headers: { Authorization: `Bearer ${c.key}`, "X-Service-Session": c.session } });
     const body = (await res.json()) as { subscriptions?: unknown[] };
     return res.ok && body.subscriptions?.length === 3;
   };
@@ -199,21 +166,25 @@ async function main() {
     for (let i = 0; i < customers.length; i++) {
       if (!(await api(i)) || !(await list(i)) || !(await page(i))) throw new Error(`warm-up request ${i} failed`);
     }
-    console.log(`portal bench: ${RATE}/s for ${SECONDS} s per series, open loop, ${customers.length} customers over ${SHOPS} shops`);
-    const baseline = await drive("Customer API GET /subscriptions", api);
-    const listSeries = await drive("portal GET /apps/subscriptions", list);
-    const pageSeries = await drive("portal GET /apps/subscriptions/s/<id>", page);
-    for (const s of [baseline, listSeries, pageSeries]) console.log(fmt(s));
+    console.log(`portal bench: ${RATE}/s for ${SECONDS} s per series, open loop, ${customers.length} customers over ${SHOPS} shops; before: ${loadLine()}`);
+    // The baseline and the subscription page alternate in short halves, so both meet the same
+    // machine: on a shared machine the load moves between series run one after the other.
+    const halves = 2;
+    const merged = (a: Series, b: Series): Series => ({ name: a.name, latencies: [...a.latencies, ...b.latencies], errors: a.errors + b.errors });
+    let baseline: Series = { name: "Customer API GET /subscriptions", latencies: [], errors: 0 };
+    let pageSeries: Series = { name: "portal GET /apps/subscriptions/s/<id>", latencies: [], errors: 0 };
+    for (let h = 0; h < halves; h++) {
+      baseline = merged(baseline, await drive(baseline.name, RATE, SECONDS / halves, api));
+      pageSeries = merged(pageSeries, await drive(pageSeries.name, RATE, SECONDS / halves, page));
+    }
+    const listSeries = await drive("portal GET /apps/subscriptions", RATE, SECONDS, list);
+    for (const s of [baseline, pageSeries, listSeries]) console.log(fmtSeries(s));
     const ratio = (s: Series, p: number) => (pct(s.latencies, p) / pct(baseline.latencies, p)).toFixed(2);
     console.log(`subscription page vs the API (baseline): p50 ${ratio(pageSeries, 50)}x, p99 ${ratio(pageSeries, 99)}x (target: within 2x)`);
     console.log(`list page vs the API (baseline): p50 ${ratio(listSeries, 50)}x, p99 ${ratio(listSeries, 99)}x`);
+    console.log(`after: ${loadLine()}`);
   } finally {
-    await web.stop();
-    await sim.close();
-    await prisma.shop.deleteMany({ where: { domain: { startsWith: `bench-portal-${run}-` } } });
-    await prisma.$disconnect();
-    const { closeQueues } = await import("../app/infra/queues.server");
-    await closeQueues().catch(() => undefined);
+    await bench.close();
   }
 }
 

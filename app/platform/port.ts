@@ -161,10 +161,10 @@ export interface PlatformShop {
   ianaTimezone: string;
 }
 
-/** A delivery address as the app writes it (MailingAddressInput, with ISO codes). */
+/** A delivery address as the app writes it (MailingAddressInput, with ISO codes). Empty names are left out. */
 export interface ShippingAddressInput {
-  firstName: string;
-  lastName: string;
+  firstName: string | null;
+  lastName: string | null;
   address1: string;
   address2: string | null;
   city: string;
@@ -186,6 +186,14 @@ export interface PlatformAddress {
   country: string | null;
   countryCode: string | null;
   phone: string | null;
+}
+
+/** A contract's owner, status and shipping address (null when it does not ship or has none). */
+export interface ContractDelivery {
+  id: string;
+  status: ContractStatus;
+  customerId: string | null;
+  address: PlatformAddress | null;
 }
 
 /** Protected customer data: read only for the migration export (read:customers). */
@@ -353,6 +361,8 @@ export interface ShopifyPort {
   updateLine(gid: string, lineGid: string, change: LineChange): Promise<PlatformLine>;
   /** Draft → delivery method's shipping address → commit (a gift's claim); a refusal changes nothing. */
   setShippingAddress(gid: string, address: ShippingAddressInput): Promise<PlatformContract>;
+  /** The contract's owner, status and shipping address; null when missing or another app's. */
+  getDeliveryAddress(gid: string): Promise<ContractDelivery | null>;
   /**
    * The same flow when the caller picks the line from what the draft holds: the draft opens with
    * its lines, `choose` names the line and the change (throwing abandons the draft, nothing

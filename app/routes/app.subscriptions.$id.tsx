@@ -132,6 +132,7 @@ const HISTORY_LABEL: Record<string, string> = {
   "subscription.skip_undone": "Skip undone",
   "subscription.reschedule": "Next charge rescheduled",
   "subscription.update_line": "Item changed",
+  "subscription.update_address": "Delivery address changed",
 };
 const BY: Record<HistoryActor, string> = { staff: "by staff", api_key: "through the API", customer: "by the customer", system: "automatically" };
 

@@ -7,13 +7,13 @@
 // leaving buttons out: the app's own credentials perform the write (docs/decisions/140-hosted-portal-app-proxy.md).
 import { prisma } from "../../db.server";
 import { ApiError } from "../../infra/errors";
-import { portalConfigFor, type PortalConfigView } from "../shop/shops.server";
+import { portalConfigFor, portalConfigView, type PortalConfigView } from "../shop/shops.server";
 import { subscriptionHistory, type HistoryEntry } from "../subscriptions/history.server";
-import { findOwnedContract, type OwnedContract } from "../subscriptions/reads.server";
+import type { OwnedContract } from "../subscriptions/reads.server";
 import { cancelSubscription, pauseSubscription, resumeSubscription, skipSubscription, type WriteReceipt } from "../subscriptions/writes.server";
 import { customerContract, recordCancelReason, recordSaveEvent, type PortalContext, type SaveOffer } from "./portal.server";
 
-export type PortalActionName = "skip" | "pause" | "resume" | "cancel" | "change_date" | "edit_quantity" | "swap_product";
+export type PortalActionName = "skip" | "pause" | "resume" | "cancel" | "change_date" | "edit_quantity" | "swap_product" | "edit_address";
 
 /** The HIDE list entry that removes an action (resume follows pause: a shopper who cannot pause has nothing to resume). */
 const HIDE_KEY: Record<PortalActionName, keyof PortalConfigView["portal_actions"]> = {
@@ -24,6 +24,7 @@ const HIDE_KEY: Record<PortalActionName, keyof PortalConfigView["portal_actions"
   change_date: "hide_change_date",
   edit_quantity: "hide_edit_quantity",
   swap_product: "hide_swap_product",
+  edit_address: "hide_edit_address",
 };
 
 export function isHidden(config: PortalConfigView, action: PortalActionName): boolean {
@@ -39,11 +40,30 @@ export async function assertShown(shopId: string, action: PortalActionName): Pro
 
 /** The customer's subscription from the mirror, checked against (shop, contract, customer): 404 or 403 otherwise. */
 export async function customerSubscription(ctx: PortalContext, contractGid: string): Promise<{ contract: OwnedContract; history: HistoryEntry[] }> {
-  // Read together (one round trip of latency); the history is returned only to the owner.
-  const [contract, history] = await Promise.all([findOwnedContract(ctx.shopId, contractGid), subscriptionHistory(ctx.shopId, contractGid, 20)]);
-  if (!contract) throw new ApiError("not_found", `No subscription ${contractGid}`);
-  if (contract.customerGid !== ctx.customerId) throw new ApiError("forbidden", "This subscription belongs to another customer.");
+  const { contract, history } = await subscriptionPage(ctx, contractGid);
   return { contract, history };
+}
+
+/**
+ * Everything the subscription page shows, read in one round trip of latency: the contract row,
+ * its lines, its history (both halves) and whether its plan group is a build-a-box bundle's are
+ * five queries sent together, not one after another (docs/decisions/140-hosted-portal-app-proxy.md
+ * has the measurements). The history and the box flag are returned only to the owner.
+ */
+export async function subscriptionPage(
+  ctx: PortalContext,
+  contractGid: string,
+): Promise<{ contract: OwnedContract; history: HistoryEntry[]; buildABox: boolean }> {
+  const own = { shopId: ctx.shopId, contractGid, createdByService: true };
+  const [row, lines, history, buildABox] = await Promise.all([
+    prisma.contract.findFirst({ where: own }),
+    prisma.contractLine.findMany({ where: { contract: own }, orderBy: [{ position: "asc" }, { id: "asc" }] }),
+    subscriptionHistory(ctx.shopId, contractGid, 20),
+    contractIsBuildABox(ctx.shopId, contractGid),
+  ]);
+  if (!row) throw new ApiError("not_found", `No subscription ${contractGid}`);
+  if (row.customerGid !== ctx.customerId) throw new ApiError("forbidden", "This subscription belongs to another customer.");
+  return { contract: { ...row, lines }, history, buildABox };
 }
 
 async function asOwner(ctx: PortalContext, contractGid: string, action: PortalActionName, write: () => Promise<WriteReceipt>): Promise<WriteReceipt> {
@@ -103,14 +123,27 @@ export async function completeCancelFlow(
   return { outcome: "cancelled" };
 }
 
-/** Whether the contract's plan group is a build-a-box bundle's (the portal then links to its box page). */
-export async function isBuildABox(shopId: string, sellingPlanGroupGid: string | null): Promise<boolean> {
-  if (!sellingPlanGroupGid) return false;
-  const b = await prisma.bundle.findFirst({ where: { shopId, kind: "BUILD_A_BOX", group: { groupGid: sellingPlanGroupGid } }, select: { id: true } });
-  return b !== null;
+/** Whether the contract's plan group is a build-a-box bundle's (the portal then links to its box page), by the contract's gid. */
+async function contractIsBuildABox(shopId: string, contractGid: string): Promise<boolean> {
+  const [r] = await prisma.$queryRaw<{ found: boolean }[]>`
+    SELECT EXISTS (
+      SELECT 1 FROM contracts c
+      JOIN selling_plan_groups g ON g.shop_id = c.shop_id AND g.group_gid = c.selling_plan_group_gid
+      JOIN bundles b ON b.group_id = g.id AND b.kind = 'BUILD_A_BOX'
+      WHERE c.shop_id = ${shopId} AND c.contract_gid = ${contractGid}
+    ) AS found`;
+  return r?.found ?? false;
 }
 
-/** The shop's row for an app proxy request: only an installed shop has a portal. */
-export async function installedShop(domain: string): Promise<{ id: string; domain: string } | null> {
-  return prisma.shop.findFirst({ where: { domain, installState: "INSTALLED" }, select: { id: true, domain: true } });
+/**
+ * The shop's row for an app proxy request, with its portal settings: only an installed shop has
+ * a portal. Two queries sent together (the settings by the shop's domain), so the settings cost
+ * no round trip of their own and are never stale.
+ */
+export async function installedShop(domain: string): Promise<{ id: string; domain: string; config: PortalConfigView } | null> {
+  const [shop, config] = await Promise.all([
+    prisma.shop.findFirst({ where: { domain, installState: "INSTALLED" }, select: { id: true, domain: true } }),
+    prisma.portalConfig.findFirst({ where: { shop: { domain } } }),
+  ]);
+  return shop ? { ...shop, config: portalConfigView(config) } : null;
 }

@@ -43,16 +43,26 @@ export async function customerContract(
 ): Promise<{ port: ShopifyPort; contract: PlatformContract }> {
   const port = await portOf(ctx.shopDomain);
   const contract = await platformErrors(() => port.getContract(contractGid));
+  return { port, contract: assertCustomerOwns(ctx, contractGid, contract, purpose) };
+}
+
+/** The same three answers over any platform read of the contract's owner and status. */
+export function assertCustomerOwns<C extends Pick<PlatformContract, "customerId" | "status">>(
+  ctx: PortalContext,
+  contractGid: string,
+  contract: C | null,
+  purpose: "read" | "edit",
+): C {
   if (!contract) throw new ApiError("not_found", `No subscription ${contractGid}`);
   if (contract.customerId !== ctx.customerId) throw new ApiError("forbidden", "This subscription belongs to another customer.");
   if (purpose === "edit" && TERMINAL.has(contract.status)) {
     throw new ApiError("state_conflict", `The subscription is ${contract.status.toLowerCase()} and can no longer be changed.`);
   }
-  return { port, contract };
+  return contract;
 }
 
 /** After a write the mirror catches up at once; a failure here is logged, never the caller's. */
-async function refreshMirror(shopDomain: string, contractGid: string): Promise<void> {
+export async function refreshMirror(shopDomain: string, contractGid: string): Promise<void> {
   try {
     await reconcileContract(shopDomain, contractGid);
   } catch (err) {

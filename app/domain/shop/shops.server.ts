@@ -1,4 +1,5 @@
 // Shop-level facts the API kernel needs: the plan gate and the per-shop portal settings.
+import type { PortalConfig } from "@prisma/client";
 import { prisma } from "../../db.server";
 
 export interface PlanFacts {
@@ -29,7 +30,11 @@ export interface PortalConfigView {
 
 /** The Customer API's GET /config (/docs#tag/Customer-API:-Portal): the shop's PortalConfig, or the defaults when it has none. */
 export async function portalConfigFor(shopId: string): Promise<PortalConfigView> {
-  const row = await prisma.portalConfig.findUnique({ where: { shopId } });
+  return portalConfigView(await prisma.portalConfig.findUnique({ where: { shopId } }));
+}
+
+/** The view of a PortalConfig row, or the defaults when the shop has none. */
+export function portalConfigView(row: PortalConfig | null): PortalConfigView {
   const hidden = new Set(row?.hiddenActions ?? []);
   const actions = Object.fromEntries(PORTAL_ACTIONS.map((a) => [`hide_${a}`, hidden.has(a)])) as PortalConfigView["portal_actions"];
   return {

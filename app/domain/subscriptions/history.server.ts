@@ -20,7 +20,7 @@ export interface HistoryEntry {
 }
 
 /** The audited subscription changes the history shows (failed attempts stay in the audit log). */
-const CHANGES = ["subscription.skip", "subscription.skip_undone", "subscription.reschedule", "subscription.update_line"];
+const CHANGES = ["subscription.skip", "subscription.skip_undone", "subscription.reschedule", "subscription.update_line", "subscription.update_address"];
 
 type Field = { before?: unknown; after?: unknown } | undefined;
 const text = (v: unknown): string | null => (typeof v === "string" ? v : null);

@@ -65,6 +65,7 @@ import {
   mapDiscountCodeBasicCreate,
   type DiscountCodeBasicCreateResult,
 } from "./discount-code-create";
+import { CONTRACT_DELIVERY_ADDRESS, mapContractDeliveryAddress, type ContractDeliveryAddressResult } from "./contract-delivery-address";
 import { CONTRACT_CLONE_SOURCE, mapContractCloneSource, type ContractCloneSourceResult } from "./contract-clone-source";
 import { CUSTOMER_CONTRACTS, mapCustomerContracts, type CustomerContractsResult } from "./customer-contracts";
 import { APP_SUBSCRIPTION_CREATE, appSubscriptionCreateVariables, mapAppSubscriptionCreate, type AppSubscriptionCreateResult } from "./app-subscription-create";
@@ -191,6 +192,10 @@ export function createGraphqlAdapter(shop: string, accessToken: string, options:
       const draftId = mapContractUpdate(await gql<ContractUpdateResult>(CONTRACT_UPDATE, { contractId }));
       mapDraftUpdate(await gql<DraftUpdateResult>(DRAFT_UPDATE, draftShippingVariables(draftId, address)));
       return mapDraftCommit(await gql<DraftCommitResult>(DRAFT_COMMIT, { draftId }));
+    },
+
+    async getDeliveryAddress(id) {
+      return mapContractDeliveryAddress(await gql<ContractDeliveryAddressResult>(CONTRACT_DELIVERY_ADDRESS, { id }));
     },
 
     async getPaymentMethod(contractId) {

@@ -1,6 +1,6 @@
 // The contract selection shared by every operation that reads a contract, and its mapper.
 import { assertNoUserErrors, PlatformError } from "../errors";
-import type { BillingInterval, ContractStatus, PlatformContract, PlatformLine } from "../port";
+import type { BillingInterval, ContractStatus, PlatformAddress, PlatformContract, PlatformLine } from "../port";
 
 export const LINE_FIELDS = /* GraphQL */ `
   id
@@ -34,6 +34,56 @@ export const CONTRACT_FIELDS = /* GraphQL */ `
   ${CONTRACT_OWN_FIELDS}
   lines(first: 50) { nodes { ${LINE_FIELDS} } }
 `;
+
+/** A MailingAddress as every read of an address selects it (a contract's delivery address, a customer's default). */
+export const ADDRESS_FIELDS = /* GraphQL */ `
+  firstName
+  lastName
+  company
+  address1
+  address2
+  city
+  province
+  provinceCode
+  zip
+  country
+  countryCodeV2
+  phone
+`;
+
+/** A contract's shipping address, when it ships (deliveryMethod is a union: local delivery and pickup carry none here). */
+export const DELIVERY_METHOD_FIELDS = /* GraphQL */ `
+  deliveryMethod {
+    __typename
+    ... on SubscriptionDeliveryMethodShipping {
+      address { ${ADDRESS_FIELDS} }
+    }
+  }
+`;
+
+export interface GqlAddress {
+  firstName: string | null;
+  lastName: string | null;
+  company: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  province: string | null;
+  provinceCode: string | null;
+  zip: string | null;
+  country: string | null;
+  countryCodeV2: string | null;
+  phone: string | null;
+}
+
+export type GqlDeliveryMethod = { __typename: string; address?: GqlAddress | null } | null;
+
+/** The one mapping of Shopify's MailingAddress: countryCodeV2 is the ISO code the app calls countryCode. */
+export function mapAddress({ countryCodeV2, ...a }: GqlAddress): PlatformAddress {
+  return { ...a, countryCode: countryCodeV2 };
+}
+
+export const mapDeliveryAddress = (m: GqlDeliveryMethod | undefined): PlatformAddress | null => (m?.address ? mapAddress(m.address) : null);
 
 export interface GqlLine {
   id: string;

@@ -2,6 +2,7 @@
 // carries (docs/decisions/056-export-datasets.md). E-mail and phone are read from defaultEmailAddress /
 // defaultPhoneNumber: Customer.email and Customer.phone are deprecated in the targeted version.
 import type { PlatformCustomer } from "../port";
+import { ADDRESS_FIELDS, mapAddress, type GqlAddress } from "./contract-fields";
 
 export const CUSTOMERS_GET = /* GraphQL */ `
   query CustomersGet($ids: [ID!]!) {
@@ -17,39 +18,11 @@ export const CUSTOMERS_GET = /* GraphQL */ `
         defaultPhoneNumber {
           phoneNumber
         }
-        defaultAddress {
-          firstName
-          lastName
-          company
-          address1
-          address2
-          city
-          province
-          provinceCode
-          zip
-          country
-          countryCodeV2
-          phone
-        }
+        defaultAddress { ${ADDRESS_FIELDS} }
       }
     }
   }
 `;
-
-interface GqlAddress {
-  firstName: string | null;
-  lastName: string | null;
-  company: string | null;
-  address1: string | null;
-  address2: string | null;
-  city: string | null;
-  province: string | null;
-  provinceCode: string | null;
-  zip: string | null;
-  country: string | null;
-  countryCodeV2: string | null;
-  phone: string | null;
-}
 
 interface GqlCustomer {
   __typename: "Customer";
@@ -74,20 +47,5 @@ export const mapCustomersGet = (r: CustomersGetResult): PlatformCustomer[] =>
     firstName: c.firstName,
     lastName: c.lastName,
     phone: c.defaultPhoneNumber?.phoneNumber ?? null,
-    shippingAddress: c.defaultAddress
-      ? {
-          firstName: c.defaultAddress.firstName,
-          lastName: c.defaultAddress.lastName,
-          company: c.defaultAddress.company,
-          address1: c.defaultAddress.address1,
-          address2: c.defaultAddress.address2,
-          city: c.defaultAddress.city,
-          province: c.defaultAddress.province,
-          provinceCode: c.defaultAddress.provinceCode,
-          zip: c.defaultAddress.zip,
-          country: c.defaultAddress.country,
-          countryCode: c.defaultAddress.countryCodeV2,
-          phone: c.defaultAddress.phone,
-        }
-      : null,
+    shippingAddress: c.defaultAddress ? mapAddress(c.defaultAddress) : null,
   }));

@@ -1,6 +1,7 @@
 // subscriptionDraftUpdate: changes a draft's contract-level fields. The app sets one: the shipping
 // address of the delivery method (a gift's recipient gives it when claiming,
-// docs/decisions/136-gift-lifecycle.md). MailingAddressInput takes ISO codes (countryCode,
+// docs/decisions/136-gift-lifecycle.md; a subscriber edits it in the hosted portal,
+// docs/decisions/155-portal-delivery-address.md). MailingAddressInput takes ISO codes (countryCode,
 // provinceCode): the names `country` and `province` are deprecated in the targeted version.
 import { assertNoUserErrors, PlatformError } from "../errors";
 import type { ShippingAddressInput } from "../port";
@@ -27,13 +28,13 @@ export interface DraftUpdateResult {
 
 export function draftShippingVariables(draftId: string, a: ShippingAddressInput) {
   const address: Record<string, string> = {
-    firstName: a.firstName,
-    lastName: a.lastName,
     address1: a.address1,
     city: a.city,
     countryCode: a.countryCode,
     zip: a.zip,
   };
+  if (a.firstName) address.firstName = a.firstName;
+  if (a.lastName) address.lastName = a.lastName;
   if (a.address2) address.address2 = a.address2;
   if (a.provinceCode) address.provinceCode = a.provinceCode;
   return { draftId, input: { deliveryMethod: { shipping: { address } } } };

@@ -11,7 +11,7 @@ import {
   completeCancelFlow,
   customerSubscription,
   installedShop,
-  isBuildABox,
+  subscriptionPage,
   pauseForCustomer,
   resumeForCustomer,
   skipForCustomer,
@@ -33,10 +33,12 @@ import {
   setNotificationPreferences,
   NOTIFICATION_CATEGORIES,
 } from "../../domain/customer/notification-preferences.server";
-import { portalConfigFor } from "../../domain/shop/shops.server";
+import type { PortalConfigView } from "../../domain/shop/shops.server";
 import { getCustomerBox, saveCustomerBox } from "../../domain/customer/box.server";
+import { deliveryAddressFor, parseDeliveryAddress, updateDeliveryAddress } from "../../domain/customer/delivery-address.server";
+import { withActor } from "../../infra/actor.server";
 import { checkFormToken, formToken, verifyProxyRequest, type ProxyIdentity } from "./proxy.server";
-import { boxPage, cancelPage, detailPage, errorPage, listPage, loginPage, swapPage, type FormContext, type Notice } from "./pages.server";
+import { addressPage, boxPage, cancelPage, detailPage, errorPage, listPage, loginPage, swapPage, type FormContext, type Notice } from "./pages.server";
 
 /** Shopify renders application/liquid inside the theme; the portal's answers are never cached. */
 function liquid(body: string, status = 200): Response {
@@ -68,13 +70,15 @@ export async function portalRequest(request: Request, splat: string): Promise<Re
   const ctx: PortalContext = { shopId: shop.id, shopDomain: shop.domain, customerId: who.customerId };
   const f: FormContext = { prefix: id.prefix, token: formToken(who) };
   try {
-    if (request.method === "GET" || request.method === "HEAD") return await page(ctx, f, path, new URL(request.url).searchParams.get("done"));
+    if (request.method === "GET" || request.method === "HEAD") return await page(ctx, f, shop.config, path, new URL(request.url).searchParams.get("done"));
     if (request.method !== "POST") return liquid(errorPage(id.prefix, "Not allowed", "This page only answers GET and POST."), 405);
     const form = await readForm(request);
     if (!form || !checkFormToken(who, form.get("_token") ?? "")) {
       return liquid(errorPage(id.prefix, "Please try again", "This form has expired. Open the page again and repeat the change."), 403);
     }
-    const done = await act(ctx, path, form);
+    // The portal's writes are the signed-in customer's in the audit trail (docs/decisions/125-audit-log.md).
+    const done = await withActor({ type: "customer", id: who.customerId }, () => act(ctx, f, path, form));
+    if (done instanceof Response) return done;
     return new Response(null, { status: 303, headers: { Location: `${id.prefix}${done.to}?done=${done.notice}`, "Cache-Control": "no-store" } });
   } catch (err) {
     if (err instanceof ApiError && err.status < 500) return liquid(errorPage(id.prefix, TITLES[err.code] ?? "That did not work", err.message), err.status);
@@ -91,7 +95,7 @@ async function readForm(request: Request): Promise<URLSearchParams | null> {
 
 const notFound = () => new ApiError("not_found", "There is no such page in the portal.");
 
-async function page(ctx: PortalContext, f: FormContext, path: string, done: string | null): Promise<Response> {
+async function page(ctx: PortalContext, f: FormContext, config: PortalConfigView, path: string, done: string | null): Promise<Response> {
   if (path === "/") {
     const [subs, prefs] = await Promise.all([listCustomerSubscriptions(ctx), getNotificationPreferences(ctx)]);
     return liquid(listPage(f, subs, prefs, done));
@@ -101,16 +105,17 @@ async function page(ctx: PortalContext, f: FormContext, path: string, done: stri
   const contractGid = contractGidOf(m[1]);
   const rest = m[2] ?? "";
   if (rest === "") {
-    // The settings are read while the contract and then its bundle kind are.
-    const [{ contract, history, buildABox }, config] = await Promise.all([
-      customerSubscription(ctx, contractGid).then(async (r) => ({ ...r, buildABox: await isBuildABox(ctx.shopId, r.contract.sellingPlanGroupGid) })),
-      portalConfigFor(ctx.shopId),
-    ]);
+    // The settings came with the shop row (installedShop); the rest is one round trip.
+    const { contract, history, buildABox } = await subscriptionPage(ctx, contractGid);
     return liquid(detailPage(f, { contract, buildABox, history, config, done, now: new Date() }));
   }
   if (rest === "/box") {
     const { contract } = await customerSubscription(ctx, contractGid);
     return liquid(boxPage(f, await getCustomerBox({ ...ctx, contractGid }), contract.productTitle ?? "your subscription", done));
+  }
+  if (rest === "/address") {
+    const { contract } = await customerSubscription(ctx, contractGid);
+    return liquid(addressPage(f, contract, await deliveryAddressFor(ctx, contractGid)));
   }
   if (rest === "/cancel") {
     const config = await assertShown(ctx.shopId, "cancel");
@@ -131,7 +136,7 @@ async function page(ctx: PortalContext, f: FormContext, path: string, done: stri
 
 const invalid = (message: string) => new ApiError("invalid_request", message);
 
-async function act(ctx: PortalContext, path: string, form: URLSearchParams): Promise<{ to: string; notice: Notice }> {
+async function act(ctx: PortalContext, f: FormContext, path: string, form: URLSearchParams): Promise<{ to: string; notice: Notice } | Response> {
   if (path === "/preferences") {
     const values = normalisePreferences(Object.fromEntries(NOTIFICATION_CATEGORIES.map((c) => [c.key, form.get(c.key) === "on"])));
     await setNotificationPreferences({ ...ctx, values });
@@ -169,6 +174,17 @@ async function act(ctx: PortalContext, path: string, form: URLSearchParams): Pro
       if (items.length === 0) throw invalid("Pick at least one item.");
       await saveCustomerBox({ ...ctx, contractGid, items });
       return { to: `${back}/box`, notice: "box" };
+    }
+    case "/address": {
+      // Bad input is answered with the form again, a message on each field, and nothing written.
+      const parsed = parseDeliveryAddress((name) => form.get(name));
+      if (!parsed.ok) {
+        await assertShown(ctx.shopId, "edit_address");
+        const { contract } = await customerSubscription(ctx, contractGid);
+        return liquid(addressPage(f, contract, parsed.values, parsed.errors), 400);
+      }
+      await updateDeliveryAddress({ ...ctx, contractGid, address: parsed.address });
+      return { to: back, notice: "address" };
     }
     case "/payment-email":
       await sendPaymentUpdateEmail({ ...ctx, contractGid });

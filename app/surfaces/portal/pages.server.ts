@@ -13,13 +13,14 @@ import type { CustomerBox } from "../../domain/customer/box.server";
 import { formatMinor } from "../../domain/shared/money.server";
 import { addMonths } from "../../domain/shared/schedule";
 import { isHidden, type PortalActionName } from "../../domain/customer/hosted-portal.server";
+import type { AddressErrors, AddressField, AddressValues } from "../../domain/customer/delivery-address.server";
 
 export const esc = (s: string): string => s.replace(/[&<>"'{}%]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The numeric tail of a gid: the id in the portal's paths. */
 export const tail = (gid: string): string => gid.split("/").pop() ?? "";
 
-const STYLE = `<style>.sp{max-width:720px}.sp section{border:1px solid #ddd;border-radius:8px;padding:12px 16px;margin:12px 0}.sp h1{font-size:1.6em;margin:.4em 0}.sp h2{font-size:1.2em;margin:.2em 0 .6em}.sp dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:0}.sp dt{font-weight:600}.sp dd{margin:0}.sp form{margin:8px 0}.sp label{display:block;margin:4px 0}.sp input,.sp select,.sp button{font:inherit;padding:8px;max-width:100%;box-sizing:border-box}.sp button{background:#1a1a1a;color:#fff;border:0;border-radius:6px;padding:10px 14px;cursor:pointer;margin:4px 0}.sp .notice{background:#e7f5ea;border:1px solid #1f7a3a;border-radius:6px;padding:8px 12px}.sp .error{background:#fdecea;border:1px solid #b3261e;border-radius:6px;padding:8px 12px}.sp ul{padding-left:20px}.sp a{color:#1a1a1a}</style>`;
+const STYLE = `<style>.sp{max-width:720px}.sp section{border:1px solid #ddd;border-radius:8px;padding:12px 16px;margin:12px 0}.sp h1{font-size:1.6em;margin:.4em 0}.sp h2{font-size:1.2em;margin:.2em 0 .6em}.sp dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:0}.sp dt{font-weight:600}.sp dd{margin:0}.sp form{margin:8px 0}.sp label{display:block;margin:4px 0}.sp input,.sp select,.sp button{font:inherit;padding:8px;max-width:100%;box-sizing:border-box}.sp button{background:#1a1a1a;color:#fff;border:0;border-radius:6px;padding:10px 14px;cursor:pointer;margin:4px 0}.sp .field-error{display:block;color:#b3261e;margin:2px 0 8px}.sp input[type=text]{width:100%}.sp .notice{background:#e7f5ea;border:1px solid #1f7a3a;border-radius:6px;padding:8px 12px}.sp .error{background:#fdecea;border:1px solid #b3261e;border-radius:6px;padding:8px 12px}.sp ul{padding-left:20px}.sp a{color:#1a1a1a}</style>`;
 
 export const wrap = (body: string): string => `${STYLE}<div class="sp">${body}</div>`;
 
@@ -55,6 +56,7 @@ export const NOTICES = {
   box: "Your box for this period is saved.",
   payment_email: "We sent you an e-mail with a link to update your payment method.",
   preferences: "Your e-mail preferences are saved.",
+  address: "Your delivery address has changed.",
 } as const;
 export type Notice = keyof typeof NOTICES;
 
@@ -117,6 +119,7 @@ const HISTORY_LABEL: Record<string, string> = {
   "subscription.paused": "Paused",
   "subscription.cancelled": "Cancelled",
   "subscription.reactivated": "Resumed",
+  "subscription.update_address": "Delivery address changed",
 };
 
 export function detailPage(f: FormContext, d: DetailInput): string {
@@ -142,6 +145,7 @@ export function detailPage(f: FormContext, d: DetailInput): string {
   if (active && shown("pause")) actions.push(form(f, `${path}/pause`, "", "Pause subscription"));
   if (c.status === "PAUSED" && shown("resume")) actions.push(form(f, `${path}/resume`, "", "Resume subscription"));
   if (d.buildABox && open) actions.push(`<p><a href="${esc(f.prefix + path)}/box">Pick this period's box</a></p>`);
+  if (open && shown("edit_address")) actions.push(`<p><a href="${esc(f.prefix + path)}/address">Change delivery address</a></p>`);
   if (open) actions.push(form(f, `${path}/payment-email`, "", "E-mail me a payment update link"));
   if (open && shown("cancel")) actions.push(`<p><a href="${esc(f.prefix + path)}/cancel">Cancel subscription</a></p>`);
 
@@ -255,4 +259,32 @@ ${
     ? `<section aria-labelledby="menu-h"><h2 id="menu-h">This period's menu</h2>${size}${closes}${form(f, `${path}/box`, `<fieldset><legend>Quantities</legend>${items}</fieldset>`, "Save my box")}</section>`
     : `<p>${esc(CLOSED[box.closed_reason ?? ""] ?? "Picking is closed.")}</p>`
 }`);
+}
+
+/** Label, autocomplete token and whether the browser should insist, per field of the address form. */
+const ADDRESS_INPUTS: [AddressField, string, string, boolean][] = [
+  ["firstName", "First name", "given-name", false],
+  ["lastName", "Last name", "family-name", false],
+  ["address1", "Street address", "address-line1", true],
+  ["address2", "Apartment, suite, etc. (optional)", "address-line2", false],
+  ["city", "City", "address-level2", true],
+  ["provinceCode", "State or province code (for example NY)", "off", false],
+  ["zip", "ZIP or postal code", "postal-code", false],
+  ["countryCode", "Country code (two letters, for example US)", "country", true],
+];
+
+/** The delivery address form, prefilled; after a refused post, each message sits under its field. */
+export function addressPage(f: FormContext, contract: OwnedContract, values: AddressValues, errors: AddressErrors = {}): string {
+  const path = `/s/${tail(contract.contractGid)}`;
+  const fields = ADDRESS_INPUTS.map(([name, label, auto, required]) => {
+    const id = `addr-${name}`;
+    const err = errors[name];
+    const described = err ? ` aria-invalid="true" aria-describedby="${id}-error"` : "";
+    const message = err ? `<span class="field-error" id="${id}-error">${esc(err)}</span>` : "";
+    return `<label for="${id}">${esc(label)}</label><input id="${id}" name="${name}" type="text" autocomplete="${auto}"${required ? " required" : ""} value="${esc(values[name])}"${described}>${message}`;
+  }).join("");
+  const summary = Object.keys(errors).length ? `<p class="error" role="alert">Please correct the fields marked below.</p>` : "";
+  return wrap(`<p><a href="${esc(f.prefix + path)}">← Back</a></p><h1>Delivery address</h1>
+<p>Where ${esc(contract.productTitle ?? "your subscription")} is delivered from the next order on.</p>${summary}
+${form(f, `${path}/address`, `<fieldset><legend>Address</legend>${fields}</fieldset>`, "Save address")}`);
 }

@@ -149,6 +149,97 @@ describe("ownership and forms", () => {
   });
 });
 
+describe("delivery address", () => {
+  const a = () => num(s.contracts.a.id);
+  const address = {
+    firstName: "Ada",
+    lastName: "Lovelace",
+    address1: "12 Analytical Row",
+    address2: "Flat 3",
+    city: "Portland",
+    provinceCode: "or",
+    zip: "97201",
+    countryCode: "us",
+  };
+  const successes = () =>
+    prisma.auditEvent.findMany({ where: { shopId: s.shopId, targetId: s.contracts.a.id, action: "subscription.update_address", outcome: "success" } });
+
+  it("a valid address lands on the platform's contract and in the mirror; the form is prefilled from the platform; the history shows it", async () => {
+    const revision = (await mirror(s.contracts.a.id)).revision;
+    const detail = await (await get(`/s/${a()}`)).text();
+    expect(detail).toContain(`href="${PREFIX}/s/${a()}/address"`);
+    expect((await get(`/s/${a()}/address`)).status).toBe(200);
+    const res = await post(`/s/${a()}/address`, address);
+    expect([res.status, res.headers.get("location")]).toEqual([303, `${PREFIX}/s/${a()}?done=address`]);
+    const shipped = (await sim(s.contracts.a.id)).deliveryAddress;
+    expect(shipped).toMatchObject({
+      firstName: "Ada",
+      lastName: "Lovelace",
+      address1: "12 Analytical Row",
+      address2: "Flat 3",
+      city: "Portland",
+      zip: "97201",
+    });
+    expect(JSON.stringify(shipped)).toMatch(/"US"/);
+    expect((await mirror(s.contracts.a.id)).revision).toBeGreaterThan(revision);
+    const form = await (await get(`/s/${a()}/address`)).text();
+    expect(form).toContain('name="address1" type="text" autocomplete="address-line1" required value="12 Analytical Row"');
+    expect(form).toContain('name="countryCode" type="text" autocomplete="country" required value="US"');
+    const rows = await successes();
+    expect(rows).toHaveLength(1);
+    expect([rows[0].actorType, rows[0].actorId]).toEqual(["customer", s.customers.a]);
+    // The trail names the fields that changed, never the address itself.
+    expect(JSON.stringify(rows[0].changes)).not.toContain("Analytical");
+    expect(await (await get(`/s/${a()}`)).text()).toContain("Delivery address changed");
+  });
+
+  it("bad input is answered with the form and a message on each field, and nothing is written", async () => {
+    const before = (await sim(s.contracts.a.id)).deliveryAddress;
+    const n = (await successes()).length;
+    const res = await post(`/s/${a()}/address`, { ...address, address1: "  ", city: "", countryCode: "USA", zip: "" });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain(
+      'aria-invalid="true" aria-describedby="addr-address1-error"><span class="field-error" id="addr-address1-error">Enter the street address.</span>',
+    );
+    expect(html).toContain('id="addr-city-error">Enter the city.</span>');
+    expect(html).toContain('id="addr-countryCode-error">Enter the country&#39;s two-letter code, for example US.</span>');
+    expect(html).toContain('value="Lovelace"'); // what the shopper typed is kept
+    expect(html).not.toContain("addr-firstName-error");
+    // A country with postal codes needs one; one without does not.
+    const noZip = await (await post(`/s/${a()}/address`, { ...address, zip: "" })).text();
+    expect(noZip).toContain('id="addr-zip-error">Enter the ZIP or postal code.</span>');
+    expect((await sim(s.contracts.a.id)).deliveryAddress).toEqual(before);
+    expect((await successes()).length).toBe(n);
+  });
+
+  it("another customer's contract is refused for the form and the post; nothing changes", async () => {
+    const b = num(s.contracts.b.id);
+    const before = (await sim(s.contracts.b.id)).deliveryAddress;
+    expect((await get(`/s/${b}/address`)).status).toBe(403);
+    expect((await post(`/s/${b}/address`, address)).status).toBe(403);
+    expect((await sim(s.contracts.b.id)).deliveryAddress).toEqual(before);
+  });
+
+  it("hidden by the merchant: no link, the form and the post are refused, nothing changes", async () => {
+    await prisma.portalConfig.upsert({
+      where: { shopId: s.shopId },
+      create: { shopId: s.shopId, hiddenActions: ["edit_address"] },
+      update: { hiddenActions: ["edit_address"] },
+    });
+    try {
+      expect(await (await get(`/s/${a()}`)).text()).not.toContain("Change delivery address");
+      const before = (await sim(s.contracts.a.id)).deliveryAddress;
+      expect((await get(`/s/${a()}/address`)).status).toBe(403);
+      expect((await post(`/s/${a()}/address`, { ...address, address1: "1 Hidden Way" })).status).toBe(403);
+      expect((await post(`/s/${a()}/address`, { ...address, address1: "" })).status).toBe(403);
+      expect((await sim(s.contracts.a.id)).deliveryAddress).toEqual(before);
+    } finally {
+      await prisma.portalConfig.update({ where: { shopId: s.shopId }, data: { hiddenActions: [] } });
+    }
+  });
+});
+
 describe("actions", () => {
   const a = () => num(s.contracts.a.id);
   const expectRedirect = (res: Response, notice: string) => {
