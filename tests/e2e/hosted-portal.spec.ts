@@ -255,7 +255,7 @@ async function journey(page: Page, request: APIRequestContext, s: Seeded, width:
 
 for (const width of [1280, 375]) {
   test(`a subscriber manages a subscription in the hosted portal on the storefront (${width} px)`, async ({ page, request }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(360_000);
     await page.setViewportSize({ width, height: 900 });
     const consoleErrors = watchConsole(page);
     await journey(page, request, seedShop(), width, true, consoleErrors);
@@ -264,7 +264,7 @@ for (const width of [1280, 375]) {
 }
 
 test("every portal action works with JavaScript disabled (375 px)", async ({ browser, request }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000);
   const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
   const page = await context.newPage();
   const consoleErrors = watchConsole(page);
