@@ -73,13 +73,16 @@ for (const width of [1280, 375]) {
     await expect(rows).toHaveCount(1);
     await expect(rows.first()).toContainText(`Subscription ${ada}`);
     await search.fill("ada.lovelace@journey.test");
-    await expect.poll(() => app.locator("html").evaluate(() => new URLSearchParams(window.location.search).get("q"))).toBe("ada.lovelace@journey.test");
+    const param = (name: string) => app.locator("html").evaluate((_, n) => new URLSearchParams(window.location.search).get(n), name);
+    await expect.poll(() => param("q")).toBe("ada.lovelace@journey.test");
     await expect(rows).toHaveCount(1);
     await expect(rows.first()).toContainText("Ada Lovelace");
     await app.getByRole("button", { name: "Cancel" }).click(); // back from search to the tabs, unfiltered
+    await expect.poll(() => param("q")).toBeNull();
 
     // 3. Filtered to Failed: Grace's subscription, whose payments were given up on.
     await app.getByRole("tab", { name: "Failed" }).click();
+    await expect.poll(() => param("status")).toBe("FAILED");
     await expect(rows).toHaveCount(1);
     await expect(rows.first()).toContainText("Failed");
     await expect(rows.first()).toContainText("Grace Hopper");
