@@ -68,7 +68,7 @@ async function addressOf(page: Page, app: FrameLocator, segments: string[]): Pro
   let parent = base;
   while (!isPage(parent)) parent = parent.slice(0, parent.lastIndexOf("/"));
   await openApp(page, DEMO_SHOP, parent);
-  const pattern = new RegExp(`^${base}/([^/?#]+)${at === segments.length - 1 ? "$" : "/"}`);
+  const pattern = new RegExp(`^${base}/([^/?#]+)${at === segments.length - 1 ? "$" : "(/|$)"}`);
   const hrefs = await app.locator("a[href]").evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
   const hit = hrefs.find((h) => pattern.test(h) && !/\/new$/.test(h));
   expect(hit, `a link from ${parent} to a ${segments.join("/")} page (seed the demo with one)`).toBeTruthy();
