@@ -609,7 +609,9 @@ async function seedShop(sim: Sim, spec: ShopSpec) {
   });
   await seedPlans(shop.id, spec, await sim.call<SimGroup[]>("GET", `${sim.shop(spec.domain)}/selling-plan-groups`));
   const { contracts } = await reconcileShop(spec.domain);
-  const hasRecords = (await prisma.notificationLogEntry.count({ where: { shopId: shop.id } })) > 0;
+  // Bundles are the first records seedAppRecords writes and nothing else makes them; the notification
+  // log is not a mark: the running workers may log a confirmation for the shop before this line.
+  const hasRecords = (await prisma.bundle.count({ where: { shopId: shop.id } })) > 0;
   if (spec.rich && !hasRecords) await seedAppRecords(shop.id, spec, await sim.call<SimProduct[]>("GET", `${sim.shop(spec.domain)}/products`));
   // The example portal (/examples/portal/) is served by the app itself: its origin may call the
   // Customer API out of the box; the merchant adds their own on Storefront access (decision 132).

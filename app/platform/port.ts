@@ -42,6 +42,11 @@ export interface PlatformContract {
   lines: PlatformLine[];
   /** The contract's custom attributes (a win-back clone names its send here: docs/decisions/116). */
   attributes?: Record<string, string>;
+  /**
+   * The expiry month of the card the contract is charged to (docs/decisions/158-card-expiry-mirror.md):
+   * null when it has none that expires (PayPal, no method); absent when the read did not ask.
+   */
+  cardExpiry?: { month: number; year: number } | null;
 }
 
 export interface ContractPage {

@@ -1,22 +1,48 @@
 // Risk Center: money first (payments in dunning with what they are worth, the reason in words and
-// the next retry; subscriptions whose payments were given up on), then every other open risk, most
-// severe first, findings of one check about many subjects as one item with the list inside.
-// The checks: app/domain/shop/risks.server.ts; the money: app/domain/renewals/overview.server.ts.
+// the next retry; cards expiring before the next charge; subscriptions whose payments were given up
+// on), each subscription by its customer's name, then every other open risk, most severe first,
+// findings of one check about many subjects as one item with the list inside.
+// The checks: app/domain/shop/risks.server.ts; the money: app/domain/renewals/overview.server.ts;
+// the card expiry: docs/decisions/158-card-expiry-mirror.md.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { BlockStack, Button, Card, InlineStack, Layout, List, Page, Text } from "@shopify/polaris";
+import { BlockStack, Button, Card, InlineStack, Layout, Link, List, Page, Text } from "@shopify/polaris";
 import { adminContext } from "../embedded/context.server";
 import { useFormat } from "../embedded/shop-format";
 import { openRisks, type Risk } from "../domain/shop/risks.server";
 import { revenueAtRisk } from "../domain/renewals/overview.server";
 import { SeverityBadge } from "../embedded/severity";
+import { customerNames, displayName } from "../domain/subscriptions/customer-names.server";
+import { log } from "../infra/log.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await adminContext(request);
   const [risks, money] = await Promise.all([openRisks(shop.id), revenueAtRisk(shop.id)]);
-  return json({ risks, money });
+  // Names come from Shopify (docs/decisions/134): when it cannot answer, the page shows without them.
+  const gids = [...money.dunning.rows, ...money.expiringCards.rows].map((r) => r.customerGid);
+  const names = gids.length
+    ? await customerNames(shop, gids).catch((err: unknown) => {
+        log.warn("customer names unavailable", { shop: shop.domain, err });
+        return new Map();
+      })
+    : new Map();
+  const named = <T extends { customerGid: string }>(r: T) => ({ ...r, customerName: displayName(names.get(r.customerGid)) });
+  return json({
+    risks,
+    money: {
+      ...money,
+      dunning: { ...money.dunning, rows: money.dunning.rows.map(named) },
+      expiringCards: { ...money.expiringCards, rows: money.expiringCards.rows.map(named) },
+    },
+  });
 };
+
+/** "Jane Doe's subscription 123", linked to its page; "Subscription 123" when the name is unknown. */
+function SubscriptionOf({ contractGid, customerName }: { contractGid: string; customerName: string | null }) {
+  const number = contractGid.split("/").pop();
+  return <Link url={`/app/subscriptions/${number}`}>{customerName ? `${customerName}\u2019s subscription ${number}` : `Subscription ${number}`}</Link>;
+}
 
 /** Consecutive findings of one check with a group label become one item (their order is kept). */
 function grouped(risks: Risk[]): Risk[][] {
@@ -31,15 +57,17 @@ function grouped(risks: Risk[]): Risk[][] {
 
 function RevenueAtRisk({ money }: { money: ReturnType<typeof useLoaderData<typeof loader>>["money"] }) {
   const { formatDate, formatMoney, formatMoneyList } = useFormat();
-  const { dunning, failed } = money;
-  if (dunning.count === 0 && failed.count === 0) {
+  const { dunning, expiringCards, failed } = money;
+  if (dunning.count === 0 && expiringCards.count === 0 && failed.count === 0) {
     return (
       <Card>
         <BlockStack gap="100">
           <Text as="h2" variant="headingMd">
             Revenue at risk
           </Text>
-          <Text as="p">No payment is failing. Every subscription&apos;s last charge went through or has not come due.</Text>
+          <Text as="p">
+            No payment is failing and no card expires before its next charge. Every subscription&apos;s last charge went through or has not come due.
+          </Text>
         </BlockStack>
       </Card>
     );
@@ -58,7 +86,7 @@ function RevenueAtRisk({ money }: { money: ReturnType<typeof useLoaderData<typeo
             <List>
               {dunning.rows.map((r) => (
                 <List.Item key={r.contractGid}>
-                  Subscription {r.contractGid.split("/").pop()}: {formatMoney(r.amount)}. {r.reason} Next retry {formatDate(r.nextRetryAt)} ({r.attempts}{" "}
+                  <SubscriptionOf {...r} />: {formatMoney(r.amount)}. {r.reason} Next retry {formatDate(r.nextRetryAt)} ({r.attempts}{" "}
                   {r.attempts === 1 ? "attempt" : "attempts"} so far).
                 </List.Item>
               ))}
@@ -68,6 +96,25 @@ function RevenueAtRisk({ money }: { money: ReturnType<typeof useLoaderData<typeo
                 The {dunning.rows.length} with the soonest retry are shown.
               </Text>
             )}
+          </BlockStack>
+        )}
+        {expiringCards.count > 0 && (
+          <BlockStack gap="200">
+            <Text as="h3" variant="headingSm">
+              {expiringCards.count} {expiringCards.count === 1 ? "card expires" : "cards expire"} before the next charge:{" "}
+              {formatMoneyList(expiringCards.totals)}
+            </Text>
+            <List>
+              {expiringCards.rows.map((r) => (
+                <List.Item key={r.contractGid}>
+                  <SubscriptionOf {...r} />: {formatMoney(r.amount)} due {formatDate(r.nextChargeAt)}; the card on file is valid through {r.cardExpiry}.
+                </List.Item>
+              ))}
+            </List>
+            <Text as="p" tone="subdued">
+              {expiringCards.count > expiringCards.rows.length ? `The ${expiringCards.rows.length} with the soonest charge are shown. ` : ""}A charge on an
+              expired card fails and goes into retries: ask these customers to update their card before then.
+            </Text>
           </BlockStack>
         )}
         {failed.count > 0 && (

@@ -233,6 +233,14 @@ export default function Subscriptions() {
               }}
               mode={mode}
               setMode={setMode}
+              // Without it, the search and filter bar has no way back to the tabs once opened.
+              cancelAction={{
+                onAction: () => {
+                  if (!search) return;
+                  setSearch("");
+                  apply({ q: "" });
+                },
+              }}
               canCreateNewView={false}
               filteringAccessibilityTooltip="Search and filter"
             />

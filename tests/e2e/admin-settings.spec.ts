@@ -1,13 +1,13 @@
-// Settings forms, allowed origins, the keys list and import presets, as a merchant meets them in
-// the simulated admin at desktop and phone widths (docs/decisions/131, 132, 150, 151):
+// Settings forms, allowed origins and the keys list, as a merchant meets them in the simulated
+// admin at desktop and phone widths (docs/decisions/131, 132, 150); import presets (151) are a step
+// of the merchant's journey (tests/e2e/merchant-journey.spec.ts):
 // - an edit shows App Bridge's save bar; leaving through admin's navigation asks first, Stay keeps
 //   the edit, Save in the bar saves it, Leave page drops it; a bad value is refused in words;
 // - Storefront access refuses an address in words and saves an origin;
 // - 46 keys are an IndexTable of pages of 20, and the Free plan says keys will not work;
-// - a Recharge export is mapped by the Recharge preset and imported.
 // No console errors, no serious axe violations, no sideways scroll at 375 px.
 import { expect, test, type Page } from "@playwright/test";
-import { cli, expectAccessible, expectNoHorizontalOverflow, navigate, newShop, openApp, seed, simCall, watchConsole } from "./admin-support";
+import { cli, expectAccessible, expectNoHorizontalOverflow, navigate, newShop, openApp, seed, watchConsole } from "./admin-support";
 
 const saveBar = (page: Page) => page.getByRole("region", { name: "Unsaved changes" });
 
@@ -134,54 +134,5 @@ for (const width of [1280, 375]) {
       await dialog.getByRole("button", { name: "Done" }).click();
       console.expectNone();
     });
-
-    test("a Recharge export is mapped by the Recharge preset and imported", async ({ page, request }) => {
-      test.setTimeout(150_000);
-      const console = watchConsole(page);
-      const shop = await newShop(request, "e2e-recharge");
-      const app = await openApp(page, shop);
-      const product = await simCall(request, "POST", `/shops/${shop}/products`, { title: "House Blend", variants: [{ title: "1 kg", price: "30.00" }] });
-      const variant = String(product.variantIds[0]).split("/").pop();
-      const file = [
-        "subscription_id,customer_email,customer_first_name,customer_last_name,address_1,city,state,zip,country,next_charge_scheduled_at,order_interval_unit,charge_interval_frequency,shopify_variant_id,product_title,quantity,price,status",
-        `7001,ada@example.com,Ada,Lovelace,12 Harbour St,Portland,OR,97201,United States,2027-02-01T00:00:00,month,1,${variant},House Blend,2,$30.00,active`,
-        `7002,bob@example.com,Bob,Stone,3 Mill Lane,Leeds,,LS1 1AA,United Kingdom,2027-02-15,week,2,${variant},House Blend,1,$30.00,ACTIVE`,
-      ].join("\n");
-
-      await navigate(page, "Import");
-      await expect(app.locator("h1")).toHaveText("Import");
-      await expect(app.getByRole("button", { name: "Import subscriptions" })).toBeDisabled();
-      await app.locator('input[type="file"]').setInputFiles({ name: "recharge-subscriptions.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
-      await expect(app.getByLabel("Exported from")).toHaveValue("recharge");
-      await expect(app.getByLabel("Email", { exact: true })).toHaveValue("customer_email");
-      await expect(app.getByLabel("Variant ID", { exact: true })).toHaveValue("shopify_variant_id");
-      await expect(app.getByText("Still to choose: Currency.")).toBeVisible();
-      await app.getByLabel("Currency of every subscription").fill("USD");
-      await expect(app.getByText(/Still to choose/)).toHaveCount(0);
-      await expectAccessible(page);
-      if (width === 375) await expectNoHorizontalOverflow(page);
-
-      await app.getByRole("button", { name: "Check file" }).click();
-      await expect(app.getByText("2 rows, 2 subscriptions: 2 to create, 0 already imported, 0 with errors.", { exact: false })).toBeVisible();
-      await expect(app.getByText(/gid:\/\//)).toHaveCount(0);
-      await app.getByRole("button", { name: "Import 2 subscriptions" }).click();
-      await expect(app.getByText("2 of 2 subscriptions done: 2 created, 0 skipped as already imported, 0 failed")).toBeVisible({ timeout: 60_000 });
-      const contracts = await simCall<Array<{ billingPolicy: { interval: string; intervalCount: number } }>>(request, "GET", `/shops/${shop}/contracts`);
-      expect(contracts.map((c) => `${c.billingPolicy.interval}/${c.billingPolicy.intervalCount}`).sort()).toEqual(["MONTH/1", "WEEK/2"]);
-
-      // The template downloads.
-      const downloading = page.waitForEvent("download");
-      await (width === 375 ? openActions(page) : Promise.resolve());
-      await app.getByRole("button", { name: "Download template" }).click();
-      expect((await downloading).suggestedFilename()).toBe("subscriptions-import-template.csv");
-      console.expectNone();
-    });
   });
-}
-
-/** At phone width Polaris folds a page's secondary actions into an "Actions" menu. */
-async function openActions(page: Page) {
-  const app = page.frameLocator("iframe#app-iframe");
-  const more = app.getByRole("button", { name: "Actions" });
-  if (await more.isVisible()) await more.click();
 }

@@ -4,6 +4,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type APIRequestContext, type FrameLocator, type Page } from "@playwright/test";
 import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { e2eEnv as demoSeedEnv } from "../setup/e2e-env";
 import { E2E_BASE_URL as APP, E2E_SIMULATOR_URL as SIM } from "../../playwright.config";
 import { PG_BASE, REDIS_URL, redisPrefix, workerDb } from "../setup/workers";
 
@@ -96,6 +98,17 @@ export function cli(...args: string[]): string {
 /** A fixture script from tests/e2e/fixtures/seed-<name>.ts, written through Prisma into the e2e database; answers what it printed. */
 export function seed(name: string, ...args: string[]): string {
   return execFileSync("node_modules/.bin/tsx", [`tests/e2e/fixtures/seed-${name}.ts`, ...args], { env: e2eEnv(), encoding: "utf8" });
+}
+
+/** The demo shops (prisma/seed.ts) on this e2e run's stack: seeded by the first spec that asks, once per run. */
+export const DEMO_SHOP = "demo-shop.myshopify.com";
+export function seedDemo(): void {
+  // tests/e2e/serve.ts clears .data/e2e when the stack starts, so the mark lives exactly as long as the stack.
+  const mark = ".data/e2e/demo-seeded";
+  if (existsSync(mark)) return;
+  execFileSync("node_modules/.bin/tsx", ["prisma/seed.ts"], { env: demoSeedEnv(), stdio: "inherit" });
+  mkdirSync(".data/e2e", { recursive: true });
+  writeFileSync(mark, new Date().toISOString());
 }
 
 /** Calls the app's Admin API with a key. */

@@ -4,22 +4,21 @@
 // shopper's browser does the rest: the product form posts the bundle's selling plan, and a
 // keyboard-picked Mix & Match selection sends one /cart/add.js body whose every line carries
 // the selling plan and the _rc_mm_group property.
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_SIMULATOR_URL as SIM } from "../../playwright.config";
-import { e2eEnv } from "../setup/e2e-env";
 import { productPage, renderBlock, THEME_ROOT } from "../support/theme";
 import type { BundlePlanValue, MixMatchValue } from "../../app/domain/storefront/metafields";
+import { DEMO_SHOP, seedDemo } from "./admin-support";
 
-const SHOP = "demo-shop.myshopify.com";
+const SHOP = DEMO_SHOP;
 const STORE = "http://storefront.test";
 type Metafield = { ownerId: string; namespace: string; key: string; value: string };
 let metafields: Metafield[] = [];
 
 test.beforeAll(async ({ request }) => {
   test.setTimeout(240_000);
-  execFileSync("node_modules/.bin/tsx", ["prisma/seed.ts"], { env: e2eEnv(), stdio: "inherit" });
+  seedDemo();
   metafields = ((await (await request.get(`${SIM}/_sim/shops/${SHOP}/metafields`)).json()) as Metafield[]).filter((m) => m.namespace === "$app");
 });
 
@@ -110,34 +109,5 @@ test("a keyboard-picked Mix & Match selection sends one cart body: every line wi
       })),
     },
   ]);
-  expect(errors).toEqual([]);
-});
-
-// The example portal on the demo as it comes: the seed allowed the app's own address, so a
-// shopper's browser on that address gets a Customer API session with a freshly minted
-// publishable key and sees their subscriptions (decision 132; README, "Allowed origins").
-test("the example portal works on the seeded demo from the app's own address", async ({ page, request }) => {
-  test.setTimeout(90_000);
-  const app = e2eEnv().SHOPIFY_APP_URL!;
-  const errors: string[] = [];
-  page.on("console", (m) => void (m.type() === "error" && errors.push(m.text())));
-  const mint = (...extra: string[]) =>
-    JSON.parse(
-      execFileSync("node_modules/.bin/tsx", ["scripts/cli.ts", "keys", "mint", "--shop", SHOP, "--name", "demo portal", ...extra], {
-        env: e2eEnv(),
-        encoding: "utf8",
-      }),
-    ).key as string;
-  const publishable = mint("--scopes", "read:plans", "--publishable");
-  const secret = mint("--scopes", "read:subscriptions");
-  const list = await (await request.get(`${app}/api/admin/v1/subscriptions?status=ACTIVE&limit=1`, { headers: { Authorization: `Bearer ${secret}` } })).json();
-  const customerId = list.data[0].customer_id as string;
-  const token = await (await request.post(`${SIM}/_sim/shops/${SHOP}/customer-access-tokens`, { data: { customerId } })).json();
-
-  await page.goto(`${app}/examples/portal/?api=${encodeURIComponent(app)}&key=${encodeURIComponent(publishable)}`);
-  await page.getByLabel("Customer access token").fill(token.accessToken);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("status")).toHaveText("Signed in.");
-  await expect(page.locator("li.card").first()).toBeVisible();
   expect(errors).toEqual([]);
 });

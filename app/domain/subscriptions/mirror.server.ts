@@ -106,7 +106,31 @@ export function contractFields(c: PlatformContract, existing: { status: Contract
     updatedAt: new Date(c.updatedAt),
     endedAt: endedAt(existing, c),
     mirroredAt: new Date(),
+    ...cardFields(c),
   };
+}
+
+/**
+ * The card's expiry month as the mirror keeps it (docs/decisions/158-card-expiry-mirror.md); nothing
+ * when the read did not ask for it, so such a read leaves what is stored.
+ */
+export function cardFields(c: Pick<PlatformContract, "cardExpiry">): { cardExpiryMonth?: number | null; cardExpiryYear?: number | null } {
+  if (c.cardExpiry === undefined) return {};
+  return { cardExpiryMonth: c.cardExpiry?.month ?? null, cardExpiryYear: c.cardExpiry?.year ?? null };
+}
+
+/**
+ * A card is not part of the contract's revision: a customer who replaces an expiring card changes
+ * no contract. So a read no newer than the stored revision still refreshes the card's expiry.
+ */
+export async function refreshCard(
+  tx: Tx,
+  existing: { id: string; cardExpiryMonth: number | null; cardExpiryYear: number | null },
+  c: PlatformContract,
+): Promise<void> {
+  const card = cardFields(c);
+  if (!("cardExpiryMonth" in card) || (card.cardExpiryMonth === existing.cardExpiryMonth && card.cardExpiryYear === existing.cardExpiryYear)) return;
+  await tx.contract.update({ where: { id: existing.id }, data: card });
 }
 
 /** The mirror's line rows of a contract, without the contract's id. */
@@ -132,10 +156,13 @@ export function contractLines(c: PlatformContract) {
 export async function upsertContract(tx: Tx, shopId: string, c: PlatformContract): Promise<ContractStatus | null> {
   const existing = await tx.contract.findUnique({
     where: { shopId_contractGid: { shopId, contractGid: c.id } },
-    select: { id: true, status: true, revision: true, endedAt: true },
+    select: { id: true, status: true, revision: true, endedAt: true, cardExpiryMonth: true, cardExpiryYear: true },
   });
   const revision = BigInt(c.revisionId || "0");
-  if (existing && existing.revision >= revision) return existing.status;
+  if (existing && existing.revision >= revision) {
+    await refreshCard(tx, existing, c);
+    return existing.status;
+  }
 
   const fields = contractFields(c, existing, await sellingPlanGroupGid(tx, shopId, c.lines[0]?.sellingPlanId ?? null));
   const lines = contractLines(c);
@@ -144,7 +171,10 @@ export async function upsertContract(tx: Tx, shopId: string, c: PlatformContract
     // The revision is checked again by the UPDATE itself: a newer snapshot committed since the read
     // above (a reconcile racing a webhook job that read the platform earlier) wins, whoever read first.
     const { count } = await tx.contract.updateMany({ where: { id: existing.id, revision: { lt: revision } }, data: fields });
-    if (count === 0) return existing.status;
+    if (count === 0) {
+      await refreshCard(tx, existing, c);
+      return existing.status;
+    }
     await tx.contractLine.deleteMany({ where: { contractId: existing.id } });
     await tx.contractLine.createMany({ data: lines.map((l) => ({ ...l, contractId: existing.id })) });
     return existing.status;

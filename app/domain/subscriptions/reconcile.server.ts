@@ -11,13 +11,13 @@ import { platformFor } from "../../platform/index.server";
 import type { PlatformContract } from "../../platform/port";
 import { CONTRACTS_BULK_QUERY, contractFromBulkRows } from "../../platform/graphql/contracts-bulk";
 import { runBulkRead } from "../shared/bulk-read.server";
-import { contractFields, contractLines, upsertContract } from "./mirror.server";
+import { contractFields, contractLines, refreshCard, upsertContract } from "./mirror.server";
 
 type Tx = Prisma.TransactionClient;
 
 /**
  * A shop is large from this many contracts (docs/decisions/097-bulk-reads.md): paging them would
- * take about 42 requests of up to 944 points each, more than a standard shop's whole bucket,
+ * take about 42 requests of up to 962 points each, more than a standard shop's whole bucket,
  * where one bulk operation costs 10 points.
  */
 export const LARGE_SHOP_CONTRACTS = 250;
@@ -99,17 +99,20 @@ async function applyOne(tx: Tx, shopId: string, c: PlatformContract): Promise<vo
 /**
  * A batch of contracts in a few statements: new ones inserted together with their lines, newer
  * snapshots of known ones written one by one (upsertContract's revision rule), unchanged ones
- * skipped. What a racing webhook inserted first goes through upsertContract as well.
+ * skipped but for a replaced card. What a racing webhook inserted first goes through upsertContract as well.
  */
 export async function applyContracts(tx: Tx, shopId: string, contracts: PlatformContract[]): Promise<void> {
   if (!contracts.length) return;
   const existing = await tx.contract.findMany({
     where: { shopId, contractGid: { in: contracts.map((c) => c.id) } },
-    select: { contractGid: true, revision: true },
+    select: { id: true, contractGid: true, revision: true, cardExpiryMonth: true, cardExpiryYear: true },
   });
-  const known = new Map(existing.map((e) => [e.contractGid, e.revision]));
+  const known = new Map(existing.map((e) => [e.contractGid, e]));
   const fresh = contracts.filter((c) => !known.has(c.id));
-  const newer = contracts.filter((c) => known.has(c.id) && known.get(c.id)! < BigInt(c.revisionId || "0"));
+  const newer = contracts.filter((c) => known.has(c.id) && known.get(c.id)!.revision < BigInt(c.revisionId || "0"));
+  // Unchanged contracts may still carry a replaced card (docs/decisions/158-card-expiry-mirror.md).
+  const newerIds = new Set(newer.map((c) => c.id));
+  for (const c of contracts) if (known.has(c.id) && !newerIds.has(c.id)) await refreshCard(tx, known.get(c.id)!, c);
 
   const planGids = [...new Set(fresh.map((c) => c.lines[0]?.sellingPlanId).filter((p): p is string => !!p))];
   const plans = planGids.length

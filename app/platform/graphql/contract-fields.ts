@@ -28,6 +28,14 @@ export const CONTRACT_OWN_FIELDS = /* GraphQL */ `
   originOrder { id name }
   billingPolicy { interval intervalCount anchors { day month type } }
   customAttributes { key value }
+  customerPaymentMethod {
+    id
+    instrument {
+      __typename
+      ... on CustomerCreditCard { expiryMonth expiryYear }
+      ... on CustomerShopPayAgreement { expiryMonth expiryYear }
+    }
+  }
 `;
 
 export const CONTRACT_FIELDS = /* GraphQL */ `
@@ -110,6 +118,8 @@ export interface GqlContract {
   originOrder: { id: string; name: string } | null;
   billingPolicy: { interval: BillingInterval; intervalCount: number; anchors: { day: number; month: number | null; type: string }[] };
   customAttributes?: { key: string; value: string | null }[];
+  /** Null when the contract has no vaulted method, or it was revoked (Shopify hides those). */
+  customerPaymentMethod?: { id: string; instrument: { __typename: string; expiryMonth?: number; expiryYear?: number } | null } | null;
   lines: { nodes: GqlLine[] };
 }
 
@@ -152,7 +162,14 @@ export function mapContract(c: GqlContract): PlatformContract {
     },
     lines: c.lines.nodes.map(mapLine),
     attributes: Object.fromEntries((c.customAttributes ?? []).map((a) => [a.key, a.value ?? ""])),
+    cardExpiry: cardExpiryOf(c.customerPaymentMethod),
   };
+}
+
+/** The month a card or Shop Pay agreement expires; null for PayPal, a remote reference, or none. */
+function cardExpiryOf(method: GqlContract["customerPaymentMethod"]): PlatformContract["cardExpiry"] {
+  const i = method?.instrument;
+  return i && typeof i.expiryMonth === "number" && typeof i.expiryYear === "number" ? { month: i.expiryMonth, year: i.expiryYear } : null;
 }
 
 /** The selection of every status change (pause, activate, cancel): the payload StatusChangePayload types. */

@@ -12,8 +12,8 @@ export const CONTRACTS_LIST = /* GraphQL */ `
 `;
 
 /**
- * The most contracts one page may ask for: each costs 157 points requested (its 50 lines 3 each),
- * so 6 (944 points) stay under Shopify's 1,000-point single-query maximum
+ * The most contracts one page may ask for: each costs 160 points requested (its 50 lines 3 each),
+ * so 6 (962 points) stay under Shopify's 1,000-point single-query maximum
  * (docs/decisions/095-simulated-query-cost.md). A larger `first` would be refused outright.
  */
 export const CONTRACTS_LIST_MAX = 6;

@@ -49,6 +49,7 @@ it("payments in dunning and failed subscriptions, with amounts per currency, rea
   expect(risk.dunning.rows).toEqual([
     {
       contractGid: b.contractGid,
+      customerGid: b.customerGid,
       amount: { amount: "20.00", currency_code: "USD" },
       reason: "The card has insufficient funds.",
       attempts: 2,
@@ -56,6 +57,7 @@ it("payments in dunning and failed subscriptions, with amounts per currency, rea
     },
     {
       contractGid: a.contractGid,
+      customerGid: a.customerGid,
       amount: { amount: "35.50", currency_code: "USD" },
       reason: "The payment did not go through.",
       attempts: 2,

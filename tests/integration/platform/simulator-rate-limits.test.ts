@@ -72,9 +72,9 @@ describe("each answer carries its cost and the bucket's state", () => {
     await control.rateLimit(SHOP, { paused: true });
     const answer = await admin(CONTRACT_GET, { id: c.id });
     const cost = answer.extensions!.cost;
-    expect(cost.requestedQueryCost).toBe(158);
+    expect(cost.requestedQueryCost).toBe(160);
     expect(cost.actualQueryCost).toBeGreaterThan(0);
-    expect(cost.actualQueryCost).toBeLessThan(158);
+    expect(cost.actualQueryCost).toBeLessThan(160);
     expect(cost.throttleStatus.maximumAvailable).toBe(2000);
     expect(cost.throttleStatus.restoreRate).toBe(100);
     // Full before and held still: exactly the actual cost is gone.
@@ -119,7 +119,7 @@ describe("refusals in Shopify's shapes", () => {
   it("a document over 1,000 points is MAX_COST_EXCEEDED, whatever the bucket holds, and costs nothing", async () => {
     const answer = await admin(CONTRACTS_LIST, { first: CONTRACTS_LIST_MAX + 1 });
     expect(answer.data).toBeUndefined();
-    const cost = 2 + 7 * 158;
+    const cost = 2 + 7 * 160;
     expect(answer.errors).toHaveLength(1);
     expect(answer.errors![0].message).toMatch(new RegExp(`^Query cost is ${cost}, which exceeds the single query max cost limit \\(1000\\)\\.`));
     expect(answer.errors![0].extensions).toEqual({

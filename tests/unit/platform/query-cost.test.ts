@@ -29,13 +29,14 @@ function requested(query: string, variables: Record<string, unknown> = {}): numb
 }
 
 // One contract as CONTRACT_FIELDS reads it: the contract 1 + customer 1 + originOrder 1 +
-// billingPolicy 1 + its anchors 1 + its customAttributes 1 + lines(first: 50) 2 + 50 x (line 1 +
-// currentPrice 1 + customAttributes 1) = 6 + 152 = 158.
-const CONTRACT = 158;
+// billingPolicy 1 + its anchors 1 + its customAttributes 1 + customerPaymentMethod 1 + its
+// instrument (union) 1 + lines(first: 50) 2 + 50 x (line 1 + currentPrice 1 + customAttributes 1)
+// = 8 + 152 = 160.
+const CONTRACT = 160;
 
 const TABLE: [name: string, query: string, variables: Record<string, unknown>, byHand: number][] = [
   ["CONTRACT_GET: one contract", CONTRACT_GET, { id: "gid://shopify/SubscriptionContract/1" }, CONTRACT],
-  ["CONTRACTS_LIST: a full page, 2 + 6 x 157", CONTRACTS_LIST, { first: CONTRACTS_LIST_MAX }, 2 + 6 * CONTRACT],
+  ["CONTRACTS_LIST: a full page, 2 + 6 x 160", CONTRACTS_LIST, { first: CONTRACTS_LIST_MAX }, 2 + 6 * CONTRACT],
   ["CONTRACT_PAUSE: a mutation without connections", CONTRACT_PAUSE, {}, 10],
   ["BILLING_ATTEMPT_CREATE: a mutation", BILLING_ATTEMPT_CREATE, {}, 10],
   // attempt 1 + contract 1 + state (union: success 1 + order 1 = 2; failed 1 + error union 1 = 2) 2
