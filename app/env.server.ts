@@ -75,6 +75,9 @@ export const EnvSchema = z.object({
   // (a BullMQ job scheduler on the billing queue), and Shopify calls at once per shop.
   BILLING_CRON: z.string().min(9).default("*/10 * * * *"),
   BILLING_SHOP_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  // The most calls at once for one shop whose bucket restores fast enough to need them (a Plus
+  // shop: docs/decisions/165-billing-throughput.md); never below BILLING_SHOP_CONCURRENCY.
+  BILLING_SHOP_CONCURRENCY_MAX: z.coerce.number().int().min(1).max(64).default(16),
   // Customer e-mail (docs/decisions/101-104, docs/email.md). SMTP_URL: where mail is handed over
   // (pooled); the local mailbox (npm run mailbox) listens on 127.0.0.1:1025.
   SMTP_URL: z.string().url().default("smtp://127.0.0.1:1025"),

@@ -28,7 +28,7 @@ export interface BenchSimulator {
  * Points this process at the bench database `database` and a simulator on `port`, and starts that
  * simulator. Call before importing app code: the app reads its environment once.
  */
-export function startBenchSimulator(database: string, port: number, name: string): BenchSimulator {
+export function startBenchSimulator(database: string, port: number, name: string, opts: { persistMs?: number } = {}): BenchSimulator {
   const dir = mkdtempSync(path.join(tmpdir(), `bench-${name}-`));
   const toml = path.join(dir, "no-webhooks.toml");
   writeFileSync(toml, '[webhooks]\napi_version = "2026-10"\n');
@@ -38,19 +38,22 @@ export function startBenchSimulator(database: string, port: number, name: string
   process.env.SHOPIFY_SIMULATOR_URL = `http://127.0.0.1:${port}`;
   applyLocalDefaults(process.env);
   const url = process.env.SHOPIFY_SIMULATOR_URL;
-  const sim = spawn(process.execPath, ["--import", "tsx", "simulator/main.ts"], {
+  // BENCH_SIMULATOR_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the simulator's side of a run.
+  const nodeArgs = (process.env.BENCH_SIMULATOR_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const sim = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "simulator/main.ts"], {
     env: {
       ...process.env,
       SIMULATOR_PORT: String(port),
       SIMULATOR_STATE_FILE: path.join(dir, "simulator.json"),
-      SIMULATOR_PERSIST_MS: "60000",
+      SIMULATOR_PERSIST_MS: String(opts.persistMs ?? 60_000),
       SHOPIFY_APP_TOML: toml,
       LOG_LEVEL: "error",
     },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const stop = () => {
-    if (sim.exitCode === null) sim.kill("SIGKILL");
+    // A profiled simulator is stopped gently: it writes its profile on exit.
+    if (sim.exitCode === null) sim.kill(nodeArgs.length ? "SIGTERM" : "SIGKILL");
   };
   process.on("exit", stop);
 
@@ -82,7 +85,7 @@ export function startBenchSimulator(database: string, port: number, name: string
 export interface ContractTemplate {
   customerId: string;
   nextBillingDate: string;
-  lines: { variantId: string; quantity: number; sellingPlanId?: string }[];
+  lines: { variantId: string; quantity: number; sellingPlanId?: string; price?: string }[];
   status?: "ACTIVE";
 }
 

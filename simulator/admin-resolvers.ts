@@ -129,6 +129,14 @@ export const QUERY: Record<string, RootResolver> = {
     return found && (!found.method.revokedAt || showRevoked) ? gqlPaymentMethod(found.method, found.customer) : null;
   },
 
+  // The requesting app's groups only: Shopify's default `app_id:CURRENT` (the app reads no other app's here).
+  sellingPlanGroups: (args: ConnectionArgs, { shop }) => {
+    const own = Object.values(shop.sellingPlanGroups)
+      .filter((g) => g.app === "self")
+      .sort((a, b) => numericIdOf(a.id) - numericIdOf(b.id));
+    return connection(own, args, idKey, (g) => gqlSellingPlanGroup(shop, g));
+  },
+
   sellingPlanGroup: ({ id }, { shop }) => {
     const g = shop.sellingPlanGroups[id];
     return g ? gqlSellingPlanGroup(shop, g) : null;

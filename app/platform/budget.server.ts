@@ -12,6 +12,9 @@
 // reserves its points, every tier but interactive leaves them alone, and it spends down to
 // billing's floor; so a reconcile or an import is not starved for the hours a large shop's billing
 // day spends at the limit, and interactive calls keep billing's floor of headroom.
+// A granted call carries a ticket (the estimate it left); its settle is skipped when the answer
+// changes nothing the ticket does not already say (docs/decisions/165-billing-throughput.md): one
+// Redis round trip a call instead of two at a Plus shop's 100 calls a second.
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { log } from "../infra/log.server";
@@ -88,7 +91,8 @@ available = math.min(max, available + math.max(0, now - at) / 1000 * rate)
 // ARGV: defaultMax, defaultRate, cost, floorShare, ttl, token ('' unless the call has aged),
 // yields ('1': the caller leaves another's reservation alone; every tier but interactive).
 // One reservation per shop: an aged call's cost, which others leave above their floor until it is
-// spent or lapses (3 s without its holder asking again). Returns 0 (granted) or the ms to wait.
+// spent or lapses (3 s without its holder asking again). Returns { ms to wait (0: granted), the
+// estimate left, the bucket's size, its rate }.
 const ACQUIRE = `${REFILL}
 local cost = tonumber(ARGV[3])
 local floor = math.max(0, math.min(max * tonumber(ARGV[4]), max - cost))
@@ -113,19 +117,23 @@ else
 end
 redis.call('HSET', KEYS[1], 'available', tostring(available), 'at', now, 'max', max, 'rate', rate)
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[5]))
-return wait
+return {wait, tostring(available), tostring(max), tostring(rate)}
 `;
 
 // ARGV: defaultMax, defaultRate, refund, serverAvailable (-1: unknown), serverMax, serverRate, ttl.
 // The server's level caps the estimate (it may know of spending this one missed) but never
-// raises it: requests charged here may not have reached Shopify yet.
+// raises it: requests charged here may not have reached Shopify yet. Except on Shopify's first
+// word about a bucket of another size (the estimate began at the default, a standard shop's): the
+// estimate is rebased on that size, what it took meanwhile counted as still in flight, so a Plus
+// shop's first run keeps its 18,000-point head start (docs/decisions/165-billing-throughput.md).
 const SETTLE = `${REFILL}
 available = available + tonumber(ARGV[3])
 local smax = tonumber(ARGV[5])
 local srate = tonumber(ARGV[6])
+local served = tonumber(ARGV[4])
+if smax > 0 and smax ~= max and served >= 0 then available = smax - (max - available) end
 if smax > 0 then max = smax end
 if srate > 0 then rate = srate end
-local served = tonumber(ARGV[4])
 if served >= 0 then available = math.min(available, served) end
 available = math.max(0, math.min(max, available))
 redis.call('HSET', KEYS[1], 'available', tostring(available), 'at', now, 'max', max, 'rate', rate)
@@ -133,7 +141,16 @@ redis.call('EXPIRE', KEYS[1], tonumber(ARGV[7]))
 return tostring(available)
 `;
 
-type Acquire = (key: string, max: number, rate: number, cost: number, floor: number, ttl: number, token: string, yields: string) => Promise<number>;
+type Acquire = (
+  key: string,
+  max: number,
+  rate: number,
+  cost: number,
+  floor: number,
+  ttl: number,
+  token: string,
+  yields: string,
+) => Promise<[number, string, string, string]>;
 type Settle = (key: string, max: number, rate: number, refund: number, served: number, smax: number, srate: number, ttl: number) => Promise<string>;
 const acquireCommand = luaCommand<Acquire>("shopBudgetAcquire", 1, ACQUIRE);
 const settleCommand = luaCommand<Settle>("shopBudgetSettle", 1, SETTLE);
@@ -154,12 +171,45 @@ async function ready(client: Redis): Promise<Redis> {
 
 const budgetKey = (shop: string) => `${env().REDIS_PREFIX}:shopify-budget:{${shop}}`;
 
-export interface ShopBudget {
-  /** Waits until `cost` points may be spent at `priority`, and takes them. */
-  acquire(shop: string, cost: number, priority: CallPriority): Promise<void>;
-  /** After an answer: gives back what was not spent and takes Shopify's word on the bucket. */
-  settle(shop: string, charged: number, spent: number | null, status: ThrottleStatus | undefined): Promise<void>;
+/** What a granted call saw: the estimate it left (at `at`, this process's clock) and the bucket. */
+export interface BudgetTicket {
+  available: number;
+  max: number;
+  rate: number;
+  at: number;
 }
+
+export interface ShopBudget {
+  /** Waits until `cost` points may be spent at `priority`, and takes them; null when it went unbudgeted. */
+  acquire(shop: string, cost: number, priority: CallPriority): Promise<BudgetTicket | null>;
+  /**
+   * After an answer: gives back what was not spent and takes Shopify's word on the bucket. With the
+   * call's ticket, an answer that would change nothing is not sent to Redis.
+   */
+  settle(shop: string, charged: number, spent: number | null, status: ThrottleStatus | undefined, ticket?: BudgetTicket | null): Promise<void>;
+}
+
+/**
+ * Whether settling would leave the estimate as it is: nothing to give back, the bucket's size and
+ * rate as the estimate has them, and Shopify holding at least what the estimate can hold by now
+ * (what the ticket left, restored since), so its cap lowers nothing.
+ */
+export function settleChangesNothing(
+  refund: number,
+  status: ThrottleStatus | undefined,
+  ticket: BudgetTicket | null | undefined,
+  now = performance.now(),
+): boolean {
+  if (refund !== 0 || !status || !ticket) return false;
+  if (status.maximumAvailable !== ticket.max || status.restoreRate !== ticket.rate) return false;
+  const restored = Math.min(ticket.max, ticket.available + (Math.max(0, now - ticket.at) / 1000) * ticket.rate);
+  return status.currentlyAvailable >= restored;
+}
+
+/** The bucket each shop's last granted call in this process saw (its size and restore rate). */
+const seen = new Map<string, { max: number; rate: number }>();
+/** The shop's bucket as this process last saw it, or undefined before its first budgeted call. */
+export const knownBucket = (shop: string) => seen.get(shop);
 
 /**
  * The Redis-backed budget. When Redis cannot be reached the call goes ahead unbudgeted (logged):
@@ -175,28 +225,32 @@ export function redisShopBudget(client: () => Redis = redis, opts: { agingMs?: n
       const started = performance.now();
       let token = "";
       for (let round = 0; ; round++) {
-        let wait: number;
+        let answer: [number, string, string, string];
         try {
           const { floor, aged } = agedFloor(priority, performance.now() - started, agingMs);
           if (aged && !token) token = randomUUID();
           const yields = priority === "interactive" ? "0" : "1";
-          wait = await acquireCommand(await ready(client()))(budgetKey(shop), DEFAULT_MAX, DEFAULT_RATE, cost, floor, TTL_SECONDS, token, yields);
+          answer = await acquireCommand(await ready(client()))(budgetKey(shop), DEFAULT_MAX, DEFAULT_RATE, cost, floor, TTL_SECONDS, token, yields);
         } catch (err) {
           log.warn("shop budget unavailable; calling Shopify unbudgeted", { shop, err });
-          return;
+          return null;
         }
+        const wait = Number(answer[0]);
         if (wait <= 0) {
           if (round > 0) {
             s.waited++;
             s.waitedMs += performance.now() - started;
           }
-          return;
+          const ticket = { available: Number(answer[1]), max: Number(answer[2]), rate: Number(answer[3]), at: performance.now() };
+          seen.set(shop, { max: ticket.max, rate: ticket.rate });
+          return ticket;
         }
         await sleep(Math.min(MAX_POLL_MS, wait + Math.floor(Math.random() * 10)));
       }
     },
-    async settle(shop, charged, spent, status) {
+    async settle(shop, charged, spent, status, ticket) {
       const refund = spent === null ? charged : Math.max(0, charged - spent);
+      if (settleChangesNothing(refund, status, ticket)) return;
       try {
         await settleCommand(await ready(client()))(
           budgetKey(shop),
@@ -221,5 +275,6 @@ export const shopBudget = (): ShopBudget => (shared ??= redisShopBudget());
 
 /** Forgets a shop's estimate (its bucket is assumed full again until Shopify says otherwise). */
 export async function forgetShopBudget(shop: string, client: () => Redis = redis): Promise<void> {
+  seen.delete(shop);
   await (await ready(client())).del(budgetKey(shop));
 }

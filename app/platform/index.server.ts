@@ -10,6 +10,7 @@ import type { CallPriority } from "./budget.server";
 
 export type { ShopifyPort } from "./port";
 export type { CallPriority } from "./budget.server";
+export { knownBucket } from "./budget.server";
 export { PlatformError, toApiErrorCode, isPlatformError } from "./errors";
 
 /** Call once at process start (web, workers, CLI); platformFor also calls it. Idempotent. */

@@ -8,7 +8,8 @@
 //   - anything else (paid and awaiting the mirror, awaiting an outcome, failed): nothing.
 // The idempotency key is derived from contract, cycle and attempt number, so a job run twice, two
 // runners at once or a worker SIGKILLed mid-call never charge twice. Calls to Shopify run at most
-// BILLING_SHOP_CONCURRENCY at a time per shop, and THROTTLED answers back off and retry.
+// billingConcurrency() at a time per shop (more for a bucket that restores faster), and THROTTLED
+// answers back off and retry.
 // After charging, the same run settles attempts whose outcome webhook is overdue (overdue.server.ts)
 // and sends the renewal reminders that have come due (reminders.server.ts).
 import { randomUUID } from "node:crypto";
@@ -16,7 +17,7 @@ import type { BillingCycle } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { env } from "../../env.server";
 import { log } from "../../infra/log.server";
-import { isPlatformError, platformFor, type ShopifyPort } from "../../platform/index.server";
+import { isPlatformError, knownBucket, platformFor, type ShopifyPort } from "../../platform/index.server";
 import { reconcileContract } from "../subscriptions/mirror.server";
 import { systemClock, type Clock } from "./clock.server";
 import { settleOverdueOutcomes } from "./overdue.server";
@@ -54,6 +55,22 @@ export function billingIdempotencyKey(contractGid: string, cycleAt: Date, n: num
 }
 
 const PAGE = 500;
+/** subscriptionBillingAttemptCreate's cost: a mutation, 10 points (docs/decisions/095). */
+const ATTEMPT_POINTS = 10;
+/** The answer time billing plans for: what a loaded 2-core machine answered in (docs/decisions/165). */
+const PLANNED_LATENCY_MS = 150;
+
+/**
+ * Calls in flight for one shop: enough to spend its bucket's restore rate at the planned latency
+ * (docs/decisions/165-billing-throughput.md). A standard shop (100 points a second: 10 attempts)
+ * keeps `base`; a Plus shop (1,000: 100 attempts a second) needs 15 in flight at 150 ms an answer.
+ * Until the shop's first answer says how fast its bucket restores, `base`.
+ */
+export function billingConcurrency(bucket: { rate: number } | undefined, base: number, max: number): number {
+  const needed = bucket ? Math.ceil((bucket.rate / ATTEMPT_POINTS) * (PLANNED_LATENCY_MS / 1000)) : 0;
+  return Math.max(base, Math.min(max, needed));
+}
+
 // Shopify's THROTTLED userError (and a THROTTLED answer the client gave up on) is retried in the run.
 const THROTTLE_RETRIES = 4;
 const THROTTLE_BASE_MS = 250;
@@ -76,7 +93,9 @@ export async function runBilling(shopDomain: string, opts: { clock?: Clock; conc
   const summary: BillingRunSummary = { shop: shopDomain, at: now.toISOString(), due: 0, charged: [], notCharged: [], overdueSettled: 0, reminders: 0 };
   if (!shop || shop.installState !== "INSTALLED") return summary;
   const platform = await platformFor(shopDomain, "billing");
-  const concurrency = opts.concurrency ?? env().BILLING_SHOP_CONCURRENCY;
+  const { BILLING_SHOP_CONCURRENCY, BILLING_SHOP_CONCURRENCY_MAX } = env();
+  // Read as each call starts: the shop's first answers tell how fast its bucket restores.
+  const concurrency = () => opts.concurrency ?? billingConcurrency(knownBucket(shopDomain), BILLING_SHOP_CONCURRENCY, BILLING_SHOP_CONCURRENCY_MAX);
 
   let after: { at: Date; id: string } | null = null;
   for (;;) {

@@ -22,8 +22,11 @@ export interface BulkReadOptions {
   /** The bulk query (a document of app/platform/graphql/, checked against the schema there). */
   query: string;
   priority: CallPriority;
-  /** Applies one batch of root objects (each with its nested rows) in the checkpoint's transaction. */
-  apply: (tx: Prisma.TransactionClient, roots: BulkRow[][]) => Promise<void>;
+  /**
+   * Applies one batch of root objects (each with its nested rows) in the checkpoint's transaction;
+   * `operationId` tells rows of this run from an earlier run's.
+   */
+  apply: (tx: Prisma.TransactionClient, roots: BulkRow[][], operationId: string) => Promise<void>;
   /** Root objects per transaction (default BULK_READ_BATCH, 500). */
   batchSize?: number;
   /** How often Shopify is asked about the operation when no webhook said it finished (default 2 s). */
@@ -144,7 +147,7 @@ export async function runBulkRead(opts: BulkReadOptions): Promise<BulkReadReport
     batch = [];
     await prisma.$transaction(
       async (tx) => {
-        await opts.apply(tx, roots);
+        await opts.apply(tx, roots, operationId);
         // The checkpoint moves only if it is still where this worker read it: a second worker on
         // the same run would find it moved and fail its transaction rather than apply twice.
         const moved = await tx.bulkRead.updateMany({

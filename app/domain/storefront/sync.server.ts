@@ -10,7 +10,8 @@ import type { SellingPlanGroupWebhook } from "../../infra/job-payloads";
 import { log } from "../../infra/log.server";
 import { ensureStorefrontDefinitions } from "./definitions.server";
 import { STOREFRONT_METAFIELDS, type BundlePlanValue, type MixMatchValue, type StorefrontMetafieldKey } from "./metafields";
-import { livePlatform, resolveGroupsLive, sellingPlanFields, type LiveGroup } from "../catalog/selling-plans-live.server";
+import { livePlatform, sellingPlanFields, type LiveGroup } from "../catalog/selling-plans-live.server";
+import { readGroupsLive, type LiveReadOptions } from "./live-read.server";
 
 /** Written over a metafield whose product no longer carries the plan: the blocks render nothing. */
 export const CLEARED_VALUE = JSON.stringify({ selling_plan_id: null });
@@ -30,7 +31,7 @@ interface Desired {
 const slot = (ownerGid: string, key: string) => `${ownerGid}|${key}`;
 
 /** What every metafield of the shop should hold now, from the mirror and the live platform. */
-async function desiredMetafields(shopId: string, shopDomain: string): Promise<Map<string, Desired>> {
+async function desiredMetafields(shopId: string, shopDomain: string, read: LiveReadOptions): Promise<Map<string, Desired>> {
   const bundles = await prisma.bundle.findMany({
     where: { shopId },
     include: { group: { select: { groupGid: true } } },
@@ -44,10 +45,8 @@ async function desiredMetafields(shopId: string, shopDomain: string): Promise<Ma
   const desired = new Map<string, Desired>();
   if (bundles.length === 0 && mixes.length === 0) return desired;
 
-  const live = await resolveGroupsLive(shopDomain, [...bundles.map((b) => b.group.groupGid), ...mixes.map((m) => m.group.groupGid)], "storefront_sync");
-  const allVariants = [...new Set([...live.values()].flatMap((g) => g.variantIds))];
-  const variants = allVariants.length ? await livePlatform(shopDomain, (port) => port.getVariants(allVariants), "storefront_sync") : [];
-  const productOf = new Map(variants.map((v) => [v.id, v.productId]));
+  // A large catalogue is read through one bulk operation (docs/decisions/164-storefront-bulk-read.md).
+  const { live, productOf } = await readGroupsLive(shopId, shopDomain, [...bundles.map((b) => b.group.groupGid), ...mixes.map((m) => m.group.groupGid)], read);
   const productsOf = (g: LiveGroup | undefined) => [...new Set((g?.variantIds ?? []).map((v) => productOf.get(v)).filter((p): p is string => !!p))];
 
   // The oldest plan wins a product that two plans of the same kind are sold on (decision 066).
@@ -109,7 +108,7 @@ async function desiredMetafields(shopId: string, shopDomain: string): Promise<Ma
  * those whose product no longer carries the plan. Throws when the platform does not answer
  * (the job retries); nothing partial is recorded as written.
  */
-export async function syncStorefrontMetafields(shopDomain: string, opts: { force?: boolean } = {}): Promise<StorefrontSyncReport> {
+export async function syncStorefrontMetafields(shopDomain: string, opts: { force?: boolean; read?: LiveReadOptions } = {}): Promise<StorefrontSyncReport> {
   const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true, installState: true } });
   if (!shop || shop.installState !== "INSTALLED") return { products: 0, written: 0, cleared: 0 };
   // The definitions first: without storefront access the values are invisible to a headless storefront (decision 123).
@@ -121,7 +120,7 @@ export async function syncStorefrontMetafields(shopDomain: string, opts: { force
   return withLease(
     `${env().REDIS_PREFIX}:storefront-sync:{${shop.id}}`,
     async () => {
-      const desired = await desiredMetafields(shop.id, shopDomain);
+      const desired = await desiredMetafields(shop.id, shopDomain, opts.read ?? {});
       const stored = await prisma.storefrontMetafield.findMany({ where: { shopId: shop.id } });
       const storedBySlot = new Map(stored.map((r) => [slot(r.ownerGid, r.key), r]));
       const writes = [...desired.values()].filter((d) => opts.force || storedBySlot.get(slot(d.ownerGid, d.key))?.value !== d.value);

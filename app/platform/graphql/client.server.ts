@@ -94,14 +94,14 @@ export async function adminGraphql<T>(
     const last = attempt + 1 >= opts.maxAttempts;
     // Wait for the shop's budget first: the points are taken here, before Shopify takes them.
     const { key: costKey, cost } = costOf(operation, variables);
-    await opts.budget?.acquire(shop, cost, opts.priority);
+    const ticket = await opts.budget?.acquire(shop, cost, opts.priority);
     let settled = false;
     const settle = (body?: GraphqlResponse<unknown>) => {
       if (settled) return;
       settled = true;
       const answered = body?.extensions?.cost;
       learnCost(costKey, answered?.requestedQueryCost);
-      return opts.budget?.settle(shop, cost, answered?.actualQueryCost ?? null, answered?.throttleStatus);
+      return opts.budget?.settle(shop, cost, answered?.actualQueryCost ?? null, answered?.throttleStatus, ticket);
     };
     let response: Response;
     try {

@@ -172,9 +172,24 @@ describe("the floors, at the budget itself", () => {
     await reconcile;
   }, 60_000);
 
+  it("Shopify's first word on a larger bucket rebases the estimate: a Plus shop keeps its head start", async () => {
+    // A shop of its own: an earlier test's caller may still be waiting on SHOP's budget.
+    const shop = `rebase-${SHOP}`;
+    await forgetShopBudget(shop);
+    // Unknown shop: the estimate starts at a standard bucket's 2,000 points.
+    const first = await budget.acquire(shop, 10, "billing");
+    expect(first).toMatchObject({ max: 2000, available: 1990 });
+    await budget.settle(shop, 10, 10, { maximumAvailable: 20_000, currentlyAvailable: 19_995, restoreRate: 1_000 }, first);
+    const next = await budget.acquire(shop, 10, "billing");
+    expect(next).toMatchObject({ max: 20_000, rate: 1_000 });
+    // 20,000 less the 10 taken before Shopify's answer and the 10 now (restoring meanwhile).
+    expect(next!.available).toBeGreaterThanOrEqual(19_980);
+    await forgetShopBudget(shop);
+  });
+
   it("a waiting caller gets its points once the bucket has restored them", async () => {
     await bucketAt(195);
     // Billing needs 210 (its floor 200 + 10): about 150 ms of restoring at 100 a second.
-    await expect(budget.acquire(SHOP, 10, "billing")).resolves.toBeUndefined();
+    await expect(budget.acquire(SHOP, 10, "billing")).resolves.toMatchObject({ max: 2000, rate: 100 });
   });
 });
