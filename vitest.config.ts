@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     globals: true,
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    // Needs the run's Redis Cluster: the cluster pass runs it (vitest.cluster.config.ts).
+    exclude: ["tests/integration/scale/redis-cluster.test.ts", "**/node_modules/**"],
     pool: "forks",
     maxWorkers: TEST_WORKERS,
     fileParallelism: true,
