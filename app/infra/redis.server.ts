@@ -51,6 +51,9 @@ export function clusterConfig(e: ClusterEnv, redisOptions: RedisOptions = {}): {
         ...(e.REDIS_CLUSTER_USERNAME ? { username: e.REDIS_CLUSTER_USERNAME } : {}),
         ...(e.REDIS_CLUSTER_PASSWORD ? { password: e.REDIS_CLUSTER_PASSWORD } : {}),
       },
+      // CLUSTER SLOTS answered within ioredis's default second only on an idle machine; a slow
+      // answer is not a lost cluster (docs/decisions/161).
+      slotsRefreshTimeout: 5_000,
       ...(natMap ? { natMap } : {}),
       // Managed clusters behind TLS (ElastiCache, MemoryDB) announce host names whose certificates
       // name them: resolving them to addresses first would fail the certificate check.
