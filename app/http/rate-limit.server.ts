@@ -105,7 +105,7 @@ function takeLocal(key: string, policy: BucketPolicy, cost: number, now: number)
 
 export interface TakeOptions {
   cost?: number;
-  /** Milliseconds clock for the bucket (tests freeze it); default: RedisClient server time. */
+  /** Milliseconds clock for the bucket (tests freeze it); default: Redis server time. */
   now?: number;
   client?: RedisClient;
   /** Give up on Redis after this long and use the fallback (ms). */
@@ -131,7 +131,7 @@ export async function takeToken(policy: BucketPolicy, shopId: string, opts: Take
     const now = opts.now ?? Date.now();
     if (now - lastWarn > 10_000) {
       lastWarn = now;
-      log.warn("rate limiter: RedisClient unavailable, failing open to the in-process bucket", { err: err as Error });
+      log.warn("rate limiter: Redis unavailable, failing open to the in-process bucket", { err: err as Error });
     }
     const r = takeLocal(key, policy, cost, now)!;
     return r >= 0 ? describe(policy, r, true, true) : describe(policy, -1 - r, false, true);
