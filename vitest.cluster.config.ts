@@ -2,7 +2,7 @@
 // the suites whose work goes through Redis, against a local three-master cluster started by
 // tests/setup/global.ts, every client a cluster client (docs/decisions/161-redis-cluster-client.md,
 // 162-queue-hash-tags.md). The same files also run in the main pass against one Redis.
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import base from "./vitest.config";
 
 process.env.TEST_REDIS_CLUSTER = "1";
@@ -23,4 +23,4 @@ export const CLUSTER_SUITES = [
   "tests/integration/billing/worker-crash.test.ts",
 ];
 
-export default defineConfig({ ...base, test: { ...base.test, include: CLUSTER_SUITES, exclude: [] } });
+export default defineConfig({ ...base, test: { ...base.test, include: CLUSTER_SUITES, exclude: configDefaults.exclude } });

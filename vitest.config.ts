@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import path from "node:path";
 import { TEST_WORKERS } from "./tests/setup/workers";
 
@@ -8,7 +8,7 @@ export default defineConfig({
     globals: true,
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
     // Needs the run's Redis Cluster: the cluster pass runs it (vitest.cluster.config.ts).
-    exclude: ["tests/integration/scale/redis-cluster.test.ts", "**/node_modules/**"],
+    exclude: [...configDefaults.exclude, "tests/integration/scale/redis-cluster.test.ts"],
     pool: "forks",
     maxWorkers: TEST_WORKERS,
     fileParallelism: true,
