@@ -288,6 +288,14 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       process.exit(1);
     });
   }
+  // On a Redis Cluster every queue's prefix must be one hash tag (docs/decisions/162-queue-hash-tags.md).
+  const { checkQueuePrefixes } = await import("./app/infra/queues.server");
+  try {
+    checkQueuePrefixes();
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
   const { close } = await startWebServer({ port: config.PORT });
   console.log(JSON.stringify({ level: "info", msg: "web listening", port: config.PORT }));
   const stop = async () => {

@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import path from "node:path";
 import { TEST_WORKERS } from "./tests/setup/workers";
 
@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     globals: true,
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    // Needs the run's Redis Cluster: the cluster pass runs it (vitest.cluster.config.ts).
+    exclude: [...configDefaults.exclude, "tests/integration/scale/redis-cluster.test.ts"],
     pool: "forks",
     maxWorkers: TEST_WORKERS,
     fileParallelism: true,

@@ -17,6 +17,26 @@ export const EnvSchema = z.object({
     .refine((u) => /^rediss?:/.test(u), "must be a redis:// URL"),
   // Prefix for every BullMQ queue and rate-limit key, so two copies can share one Redis.
   REDIS_PREFIX: z.string().min(1).default("svc"),
+  // Redis Cluster (docs/decisions/161-redis-cluster-client.md): comma-separated host:port seed
+  // nodes; set, every client is a cluster client and REDIS_URL is not used. TLS to every node,
+  // an optional CA file, credentials, the NAT map (announced host:port=reachable host:port, ...)
+  // and "passthrough" DNS (node host names kept as given, for TLS certificates that name them).
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .regex(/^([^\s,:]+:\d+(,[^\s,:]+:\d+)*)?$/, "REDIS_CLUSTER_NODES must be comma-separated host:port pairs")
+    .default(""),
+  REDIS_CLUSTER_TLS: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
+  REDIS_CLUSTER_TLS_CA_FILE: z.string().default(""),
+  REDIS_CLUSTER_USERNAME: z.string().default(""),
+  REDIS_CLUSTER_PASSWORD: z.string().default(""),
+  REDIS_CLUSTER_NAT_MAP: z
+    .string()
+    .regex(/^([^\s,:=]+:\d+=[^\s,:=]+:\d+(,[^\s,:=]+:\d+=[^\s,:=]+:\d+)*)?$/, "REDIS_CLUSTER_NAT_MAP must be host:port=host:port pairs, comma-separated")
+    .default(""),
+  REDIS_CLUSTER_DNS_LOOKUP: z.enum(["system", "passthrough"]).default("system"),
   SHOPIFY_APP_URL: z.string().url(),
   SHOPIFY_API_KEY: z.string().min(1),
   SHOPIFY_API_SECRET: z.string().min(1),
@@ -144,6 +164,15 @@ export type Env = z.infer<typeof EnvSchema>;
 
 // Receivers on private addresses are for development and tests only (docs/decisions/053).
 const CheckedEnvSchema = EnvSchema.superRefine((e, ctx) => {
+  // Each queue is tagged {<REDIS_PREFIX>:<queue>} on a cluster (docs/decisions/162-queue-hash-tags.md):
+  // braces in the prefix would make the first "}" end every queue's tag early.
+  if (e.REDIS_CLUSTER_NODES && /[{}]/.test(e.REDIS_PREFIX)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["REDIS_PREFIX"],
+      message: "must not contain { or } with REDIS_CLUSTER_NODES (every queue gets its own hash tag {<REDIS_PREFIX>:<queue>})",
+    });
+  }
   if (e.EXPORT_STORAGE === "s3" && !e.S3_BUCKET) ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when EXPORT_STORAGE=s3" });
   if (e.NODE_ENV === "production" && e.WEBHOOK_ALLOWED_PRIVATE_CIDRS.trim() !== "") {
     ctx.addIssue({

@@ -2,7 +2,7 @@
 // generates the Prisma client, applies migrations, and seeds the demo shops (simulator + mirror).
 import { execFileSync } from "node:child_process";
 import { applyLocalDefaults } from "../app/infra/local-env";
-import { checkRedis, ensureDatabase } from "../app/infra/service-checks.server";
+import { checkConfiguredRedis, ensureDatabase } from "../app/infra/service-checks.server";
 
 applyLocalDefaults();
 process.env.CHECKPOINT_DISABLE = "1";
@@ -11,7 +11,7 @@ const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { stdio: "i
 
 step("checking PostgreSQL and Redis");
 await ensureDatabase(process.env.DATABASE_URL!);
-await checkRedis(process.env.REDIS_URL!);
+await checkConfiguredRedis();
 step("generating the Prisma client");
 run("node_modules/.bin/prisma", ["generate"]);
 step("applying migrations");

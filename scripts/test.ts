@@ -4,9 +4,10 @@
 //   2. generate the Prisma client, type-check, lint (ESLint, and the import rules with
 //      dependency-cruiser: docs/decisions/092), check formatting (docs/decisions/047) and build the
 //      Remix app (integration tests serve the build)
-//   3. Vitest (unit + integration), then Playwright (e2e, Debian chromium)
+//   3. Vitest (unit + integration), the Redis Cluster pass (vitest.cluster.config.ts), then
+//      Playwright (e2e, Debian chromium)
 // Exits non-zero if anything fails; prints one closing "N passed, N failed" line.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, mkdirSync } from "node:fs";
 import pg from "pg";
 import { applyLocalDefaults } from "../app/infra/local-env";
@@ -81,6 +82,36 @@ if (existsSync("test-results/vitest.json")) {
   counts.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
 }
 
+// The Redis Cluster pass (docs/decisions/161, 162): the Redis-heavy suites again, every client a
+// cluster client against a local three-master cluster (vitest.cluster.config.ts). It reuses the
+// workers' databases and ports, so it runs after the main pass; its output must not mention
+// CROSSSLOT or MOVED (a slot error that a suite tolerated still fails the run).
+step("vitest: the Redis-heavy suites against a local Redis Cluster");
+const clusterStarted = Date.now();
+const cluster = await new Promise<{ status: number; output: string }>((resolve) => {
+  const child = spawn(
+    "node_modules/.bin/vitest",
+    ["run", "--config", "vitest.cluster.config.ts", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest-cluster.json"],
+    { stdio: ["inherit", "pipe", "pipe"], env: process.env },
+  );
+  let output = "";
+  child.stdout.on("data", (c: Buffer) => (process.stdout.write(c), (output += c.toString())));
+  child.stderr.on("data", (c: Buffer) => (process.stderr.write(c), (output += c.toString())));
+  child.once("close", (code) => resolve({ status: code ?? 1, output }));
+});
+console.log(`[test] cluster pass took ${Math.round((Date.now() - clusterStarted) / 1000)} s`);
+if (existsSync("test-results/vitest-cluster.json")) {
+  const r = JSON.parse(readFileSync("test-results/vitest-cluster.json", "utf8"));
+  counts.passed += r.numPassedTests ?? 0;
+  counts.failed += r.numFailedTests ?? 0;
+  counts.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+} else if (cluster.status !== 0) counts.failed += 1;
+const slotErrors = cluster.output.split("\n").filter((line) => /CROSSSLOT Keys|MOVED \d+ /.test(line));
+if (slotErrors.length) {
+  console.error(`[test] the cluster pass logged slot errors:\n${slotErrors.slice(0, 5).join("\n")}`);
+  counts.failed += 1;
+}
+
 let e2eStatus = 0;
 if (existsSync("tests/e2e")) {
   step("playwright: end-to-end in chromium");
@@ -97,6 +128,6 @@ if (existsSync("tests/e2e")) {
   } else if (e2eStatus !== 0) counts.failed += 1;
 }
 
-const ok = vitest.status === 0 && e2eStatus === 0 && counts.failed === 0 && counts.passed > 0;
+const ok = vitest.status === 0 && cluster.status === 0 && slotErrors.length === 0 && e2eStatus === 0 && counts.failed === 0 && counts.passed > 0;
 console.log(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
 process.exit(ok ? 0 : 1);

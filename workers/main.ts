@@ -7,13 +7,14 @@ import { applyLocalDefaults } from "../app/infra/local-env";
 
 applyLocalDefaults();
 const { env } = await import("../app/env.server");
-const { QUEUES, closeQueues, createWorker } = await import("../app/infra/queues.server");
+// The configuration is checked before the heavy imports, so a refused one stops the start at once.
+const config = env();
+const { QUEUES, checkQueuePrefixes, closeQueues, createWorker } = await import("../app/infra/queues.server");
 const { PROCESSORS } = await import("./processors");
 const { webhookJobConcurrency } = await import("../app/domain/outbound-webhooks/jobs.server");
 const { assertSchedules, keepSchedules } = await import("./schedules");
 const { log } = await import("../app/infra/log.server");
 
-const config = env();
 if (process.env.NODE_ENV !== "production") {
   // `npm run workers` right after `npm ci`: say what to run rather than failing inside a job.
   const { assertDatabaseReady } = await import("../app/infra/service-checks.server");
@@ -21,6 +22,13 @@ if (process.env.NODE_ENV !== "production") {
     console.error(err.message);
     process.exit(1);
   });
+}
+// On a Redis Cluster every queue's prefix must be one hash tag (docs/decisions/162-queue-hash-tags.md).
+try {
+  checkQueuePrefixes();
+} catch (err) {
+  console.error((err as Error).message);
+  process.exit(1);
 }
 const selected = (config.WORKER_QUEUES || Object.values(QUEUES).join(","))
   .split(",")

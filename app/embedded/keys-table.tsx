@@ -57,7 +57,8 @@ export interface KeyRow {
   lastUsedAt: string | null;
   expiresAt: string | null;
   state: string;
-  usage: { requests: number; client_errors: number; server_errors: number; rate_limited: number };
+  /** null: the figures could not be read just now (app/domain/keys/usage.server.ts), not "no traffic". */
+  usage: { requests: number; client_errors: number; server_errors: number; rate_limited: number } | null;
 }
 
 const TABS = [
@@ -177,7 +178,9 @@ export function KeysTable<R extends KeyRow>(props: { keys: R[]; query: KeysQuery
               {k.state === "active" ? "Active" : k.state === "revoked" ? "Revoked" : "Expired"}
             </Badge>
           );
-          const usage = `${k.usage.requests} requests, ${k.usage.client_errors} refused, ${k.usage.server_errors} failed, ${k.usage.rate_limited} rate-limited`;
+          const usage = k.usage
+            ? `${k.usage.requests} requests, ${k.usage.client_errors} refused, ${k.usage.server_errors} failed, ${k.usage.rate_limited} rate-limited`
+            : "Usage figures are unavailable right now; try again in a minute";
           const revoke = k.state === "active" && (
             <Button size="slim" tone="critical" onClick={() => onRevoke(k)} accessibilityLabel={`Revoke ${k.name}`}>
               Revoke

@@ -4,7 +4,6 @@
 //   plan gate (403) → rate limit (429) → route (404 / 405) → scopes (403) → validation (400) →
 //   Idempotency-Key → handler.
 // Every failure, thrown anywhere below, leaves as the one error envelope with the request id.
-import type { Redis } from "ioredis";
 import type { z } from "zod";
 import { ApiError, type ErrorCode } from "../infra/errors";
 import { log } from "../infra/log.server";
@@ -21,6 +20,7 @@ import { rateLimitHeaders, takeToken, type BucketPolicy } from "./rate-limit.ser
 import { newRequestId } from "./request-id.server";
 import { requestScope } from "./request-scope.server";
 import { compileRoutes, matchRoute, type AnyRoute, type RouteContext, type RouteResult, type RouteTable } from "./route";
+import type { RedisClient } from "../infra/redis.server";
 
 export interface SurfaceConfig {
   name: "admin" | "storefront" | "customer";
@@ -58,7 +58,7 @@ export interface KernelOptions {
   idempotency?: IdempotencyHook;
   /** Rate-limit clock in ms (tests freeze it); default Redis server time. */
   now?: () => number;
-  redis?: Redis;
+  redis?: RedisClient;
 }
 
 export interface Surface {

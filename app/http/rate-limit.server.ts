@@ -2,10 +2,9 @@
 // (luaCommand, app/infra/redis.server.ts). The bucket state is a hash of
 // {tokens, ts}; refill is continuous at rate/min. If Redis is unreachable the limiter fails
 // open to a per-process bucket with the same parameters and logs a warning (decision 011).
-import type { Redis } from "ioredis";
 import { env } from "../env.server";
 import { log } from "../infra/log.server";
-import { luaCommand, redis as sharedRedis } from "../infra/redis.server";
+import { luaCommand, redis as sharedRedis, type RedisClient } from "../infra/redis.server";
 
 export interface BucketPolicy {
   /** Bucket name, part of the Redis key: admin | customer | storefront. */
@@ -108,7 +107,7 @@ export interface TakeOptions {
   cost?: number;
   /** Milliseconds clock for the bucket (tests freeze it); default: Redis server time. */
   now?: number;
-  client?: Redis;
+  client?: RedisClient;
   /** Give up on Redis after this long and use the fallback (ms). */
   timeoutMs?: number;
 }
@@ -139,7 +138,7 @@ export async function takeToken(policy: BucketPolicy, shopId: string, opts: Take
   }
 }
 
-function whenReady(client: Redis, ms: number): Promise<void> {
+function whenReady(client: RedisClient, ms: number): Promise<void> {
   if (client.status === "wait") void client.connect().catch(() => undefined);
   return withTimeout(
     new Promise<void>((resolve) => {

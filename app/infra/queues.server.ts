@@ -16,7 +16,7 @@ import type {
   FlowTriggerPayload,
   WinbackRunPayload,
 } from "./job-payloads";
-import { createRedis } from "./redis.server";
+import { clusterMode, createRedis } from "./redis.server";
 import { env } from "../env.server";
 import { log } from "./log.server";
 
@@ -118,7 +118,7 @@ export function createWorker<Q extends QueueName>(
       if (!Object.hasOwn(handlers, job.name)) throw new Error(`No processor for ${name}/${job.name}`);
       return dispatch(handlers, job);
     },
-    { ...opts, connection: queueConnection(), prefix: env().REDIS_PREFIX },
+    { ...opts, connection: queueConnection(), prefix: queuePrefix(name) },
   );
 }
 
@@ -151,6 +151,35 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
   removeOnFail: { age: 7 * 24 * 3600 },
 };
 
+/**
+ * The BullMQ prefix of queue `name`. One Redis: REDIS_PREFIX, as always. A cluster: one hash tag
+ * per queue, `{<REDIS_PREFIX>:<queue>}`, so a queue's keys share a slot (BullMQ's scripts touch
+ * several at once) while the queues spread over the masters (docs/decisions/162-queue-hash-tags.md).
+ */
+export function queuePrefix(name: QueueName): string {
+  const e = env();
+  if (!clusterMode(e)) return e.REDIS_PREFIX;
+  return assertTaggedPrefix(`{${e.REDIS_PREFIX}:${name}}`);
+}
+
+/**
+ * Refuses a BullMQ prefix that is not one whole hash tag on a cluster: with it every write of the
+ * queue fails with CROSSSLOT (docs/decisions/162). Returns the prefix.
+ */
+export function assertTaggedPrefix(prefix: string): string {
+  if (!/^\{[^{}]+\}$/.test(prefix)) {
+    throw new Error(
+      `Redis Cluster: the queue prefix "${prefix}" is not one hash tag such as "{svc:mirror}". BullMQ's scripts touch several keys of a queue at once, and on a cluster they must share a slot (docs/decisions/162-queue-hash-tags.md). Set REDIS_PREFIX to a plain name without braces; each queue is tagged {<REDIS_PREFIX>:<queue>}.`,
+    );
+  }
+  return prefix;
+}
+
+/** Every queue's prefix, checked at start by workers and web (a cluster refuses an untagged one). */
+export function checkQueuePrefixes(): string[] {
+  return (Object.keys(QUEUES) as QueueName[]).map(queuePrefix);
+}
+
 let connection: ReturnType<typeof createRedis> | undefined;
 const queues = new Map<QueueName, Queue>();
 
@@ -163,7 +192,7 @@ export function queueConnection() {
 export function queue(name: QueueName): Queue {
   let q = queues.get(name);
   if (!q) {
-    q = new Queue(name, { connection: queueConnection(), prefix: env().REDIS_PREFIX, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    q = new Queue(name, { connection: queueConnection(), prefix: queuePrefix(name), defaultJobOptions: DEFAULT_JOB_OPTIONS });
     // A Queue re-emits connection errors; an EventEmitter `error` nobody hears kills the process.
     q.on("error", (err) => log.warn("queue connection error", { queue: name, err }));
     queues.set(name, q);
@@ -186,9 +215,17 @@ export function enqueueSpec(spec: AnyJobSpec, opts?: JobsOptions): Promise<Job> 
   return queue(spec.queue).add(spec.name, spec.data, { ...spec.opts, ...opts });
 }
 
-/** Adds several jobs to one queue in one round trip. */
-export function enqueueBulk<Q extends QueueName>(name: Q, jobs: JobSpec<Q>[]): Promise<Job[]> {
-  return queue(name).addBulk(jobs);
+/**
+ * Jobs per addBulk call: one call is one script over one slot, and on a cluster a huge one holds
+ * that master for its whole length (docs/decisions/162). Chunks keep each step short everywhere.
+ */
+export const BULK_CHUNK = 500;
+
+/** Adds several jobs to one queue, BULK_CHUNK jobs per round trip. */
+export async function enqueueBulk<Q extends QueueName>(name: Q, jobs: JobSpec<Q>[]): Promise<Job[]> {
+  const added: Job[] = [];
+  for (let i = 0; i < jobs.length; i += BULK_CHUNK) added.push(...(await queue(name).addBulk(jobs.slice(i, i + BULK_CHUNK))));
+  return added;
 }
 
 export async function closeQueues(): Promise<void> {

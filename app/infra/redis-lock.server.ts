@@ -4,8 +4,7 @@
 // The lease is one key (slot-safe on a cluster), set with a random token and a time to live, renewed
 // while the work runs, and released only by its holder (compare-and-delete in one script).
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
-import { luaCommand, redis } from "./redis.server";
+import { luaCommand, redis, type RedisClient } from "./redis.server";
 
 const release = luaCommand<(key: string, token: string) => Promise<number>>(
   "svcLeaseRelease",
@@ -29,7 +28,7 @@ export class LeaseTimeout extends Error {
  * `ttlMs` and is renewed every third of that while `work` runs, so a crashed holder frees it
  * within `ttlMs`.
  */
-export async function withLease<T>(key: string, work: () => Promise<T>, opts: { ttlMs?: number; maxWaitMs?: number; client?: Redis } = {}): Promise<T> {
+export async function withLease<T>(key: string, work: () => Promise<T>, opts: { ttlMs?: number; maxWaitMs?: number; client?: RedisClient } = {}): Promise<T> {
   const client = opts.client ?? redis();
   const ttlMs = opts.ttlMs ?? 30_000;
   const maxWaitMs = opts.maxWaitMs ?? 30_000;

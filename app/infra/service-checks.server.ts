@@ -2,7 +2,7 @@
 // browser the e2e tests drive is checked by scripts/chromium.ts).
 import { readdirSync } from "node:fs";
 import pg from "pg";
-import { Redis } from "ioredis";
+import { Cluster, Redis } from "ioredis";
 
 /** Creates the database named in the URL when the server is up but the database is not. */
 export async function ensureDatabase(url: string): Promise<void> {
@@ -21,6 +21,29 @@ export async function ensureDatabase(url: string): Promise<void> {
     if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * Checks the Redis this process is configured for: REDIS_URL, or with REDIS_CLUSTER_NODES the
+ * cluster, which must report `cluster_state:ok` (docs/decisions/161-redis-cluster-client.md).
+ */
+export async function checkConfiguredRedis(source: NodeJS.ProcessEnv = process.env): Promise<void> {
+  if (!source.REDIS_CLUSTER_NODES) return checkRedis(source.REDIS_URL!);
+  const { clusterConfig } = await import("./redis.server");
+  const { parseEnv } = await import("../env.server");
+  const { nodes, options } = clusterConfig(parseEnv(source), { maxRetriesPerRequest: 0, connectTimeout: 3000 });
+  const c = new Cluster(nodes, { ...options, lazyConnect: true, clusterRetryStrategy: () => null });
+  try {
+    await c.connect();
+    const info = await c.cluster("INFO");
+    if (!/cluster_state:ok/.test(info)) throw new Error("cluster_state is not ok");
+  } catch (err) {
+    throw new Error(`Redis Cluster is not reachable at ${source.REDIS_CLUSTER_NODES} (${(err as Error).message}). Start it, or unset REDIS_CLUSTER_NODES.`, {
+      cause: err,
+    });
+  } finally {
+    c.disconnect();
   }
 }
 

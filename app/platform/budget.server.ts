@@ -16,9 +16,8 @@
 // changes nothing the ticket does not already say (docs/decisions/165-billing-throughput.md): one
 // Redis round trip a call instead of two at a Plus shop's 100 calls a second.
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
 import { log } from "../infra/log.server";
-import { luaCommand, redis } from "../infra/redis.server";
+import { luaCommand, redis, type RedisClient } from "../infra/redis.server";
 import { sleep } from "../infra/async";
 import { env } from "../env.server";
 
@@ -159,7 +158,7 @@ const settleCommand = luaCommand<Settle>("shopBudgetSettle", 1, SETTLE);
  * The command connection once it is ready: it queues nothing while offline (createRedis), so the
  * first call of a process would otherwise find it still connecting and go unbudgeted.
  */
-async function ready(client: Redis): Promise<Redis> {
+async function ready(client: RedisClient): Promise<RedisClient> {
   if (client.status === "ready") return client;
   await new Promise<void>((resolve) => {
     const done = () => (clearTimeout(timer), client.off("ready", done), resolve());
@@ -215,7 +214,7 @@ export const knownBucket = (shop: string) => seen.get(shop);
  * The Redis-backed budget. When Redis cannot be reached the call goes ahead unbudgeted (logged):
  * Shopify's own THROTTLED handling is the fallback, and a Redis outage must not stop billing.
  */
-export function redisShopBudget(client: () => Redis = redis, opts: { agingMs?: number } = {}): ShopBudget {
+export function redisShopBudget(client: () => RedisClient = redis, opts: { agingMs?: number } = {}): ShopBudget {
   const agingMs = opts.agingMs ?? AGING_MS;
   return {
     async acquire(shop, cost, priority) {
@@ -274,7 +273,7 @@ let shared: ShopBudget | undefined;
 export const shopBudget = (): ShopBudget => (shared ??= redisShopBudget());
 
 /** Forgets a shop's estimate (its bucket is assumed full again until Shopify says otherwise). */
-export async function forgetShopBudget(shop: string, client: () => Redis = redis): Promise<void> {
+export async function forgetShopBudget(shop: string, client: () => RedisClient = redis): Promise<void> {
   seen.delete(shop);
   await (await ready(client())).del(budgetKey(shop));
 }

@@ -44,7 +44,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
       expiresAt: k.expiresAt?.toISOString() ?? null,
       state: k.state,
-      usage: usage.get(k.id)!,
+      usage: usage.get(k.id) ?? null,
     })),
     secretScopes: MINTABLE_SCOPES,
     publishableScopes: PUBLISHABLE_SCOPES,

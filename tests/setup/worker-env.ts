@@ -2,7 +2,7 @@
 // Redis prefix and ports, so files in different workers (and other checkouts' runs) never touch
 // each other's state (tests/setup/workers.ts).
 import { applyLocalDefaults } from "../../app/infra/local-env";
-import { PGBOUNCER_PORT, PG_BASE, REDIS_URL, redisPrefix, workerDb, workerPort } from "./workers";
+import { PGBOUNCER_PORT, PG_BASE, REDIS_CLUSTER_NODES, REDIS_URL, TEST_REDIS_CLUSTER, redisPrefix, workerDb, workerPort } from "./workers";
 
 const id = Number(process.env.VITEST_POOL_ID ?? "1");
 
@@ -16,6 +16,8 @@ if (process.env.TEST_PGBOUNCER === "1") {
 }
 process.env.REDIS_URL = REDIS_URL;
 process.env.REDIS_PREFIX = redisPrefix(id);
+// TEST_REDIS_CLUSTER=1: every client of this worker is a cluster client (docs/decisions/161).
+if (TEST_REDIS_CLUSTER) process.env.REDIS_CLUSTER_NODES = REDIS_CLUSTER_NODES;
 process.env.PORT = String(workerPort(id));
 process.env.SIMULATOR_PORT = String(workerPort(id) + 10);
 process.env.SHOPIFY_APP_URL = `http://127.0.0.1:${process.env.PORT}`;

@@ -37,3 +37,12 @@ export const workerPort = (id: number) => PORT_BASE + id * 100;
 export const E2E_PORT = PORT_BASE + 900;
 /** With TEST_PGBOUNCER=1, the run's PgBouncer (transaction mode) that every worker connects through (tests/setup/global.ts). */
 export const PGBOUNCER_PORT = PORT_BASE + 980;
+/**
+ * With TEST_REDIS_CLUSTER=1 (`npm run test:cluster`, vitest.cluster.config.ts), the run's local
+ * three-master Redis Cluster on these ports (tests/setup/global.ts starts it, scripts/redis-cluster.ts)
+ * and every worker's clients are cluster clients (REDIS_CLUSTER_NODES). Isolation stays by prefix:
+ * a cluster has database 0 only.
+ */
+export const TEST_REDIS_CLUSTER = process.env.TEST_REDIS_CLUSTER === "1";
+export const REDIS_CLUSTER_PORTS = [PORT_BASE + 950, PORT_BASE + 951, PORT_BASE + 952];
+export const REDIS_CLUSTER_NODES = REDIS_CLUSTER_PORTS.map((p) => `127.0.0.1:${p}`).join(",");

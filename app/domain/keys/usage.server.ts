@@ -3,10 +3,9 @@
 // One Redis hash per key and day, expiring after 32 days; the kernel does not wait for the write.
 // Advisory figures (docs/decisions/060-key-usage-counter.md): if Redis loses them the page
 // shows lower numbers, and nothing else depends on them.
-import type { Redis } from "ioredis";
 import { env } from "../../env.server";
 import { log } from "../../infra/log.server";
-import { luaCommand, redis } from "../../infra/redis.server";
+import { luaCommand, redis, type RedisClient } from "../../infra/redis.server";
 
 export const USAGE_DAYS = 30;
 const TTL_SECONDS = 32 * 86_400;
@@ -33,7 +32,7 @@ return 0
 const command = luaCommand<(key: string, ttl: number, ...fields: string[]) => Promise<number>>("svcCountKeyUsage", 1, LUA);
 
 /** Counts one answered request of `keyId` with HTTP `status`. Never throws, never awaited by the caller. */
-export function recordKeyUsage(keyId: string, status: number, opts: { now?: Date; client?: Redis } = {}): Promise<void> {
+export function recordKeyUsage(keyId: string, status: number, opts: { now?: Date; client?: RedisClient } = {}): Promise<void> {
   const fields = ["requests"];
   if (status === 429) fields.push("rate_limited");
   if (status >= 400 && status < 500) fields.push("client_errors");
@@ -43,29 +42,34 @@ export function recordKeyUsage(keyId: string, status: number, opts: { now?: Date
     .catch((err: unknown) => log.warn("key usage not counted", { err }));
 }
 
-/** The last 30 UTC days (today included) of each key's usage; 429s are also counted in client_errors. */
-export async function keyUsage(keyIds: string[], opts: { now?: Date; client?: Redis } = {}): Promise<Map<string, KeyUsage>> {
+/**
+ * The last 30 UTC days (today included) of each key's usage; 429s are also counted in client_errors.
+ * A key whose counts could not all be read is `null` ("unavailable" on the page), never zeros that
+ * look like no traffic. One HGETALL per key and day, all sent at once: a key's days hash to
+ * different slots, and a pipeline on a cluster must stay on one node (docs/decisions/161).
+ */
+export async function keyUsage(keyIds: string[], opts: { now?: Date; client?: RedisClient } = {}): Promise<Map<string, KeyUsage | null>> {
   const now = opts.now ?? new Date();
   const days = Array.from({ length: USAGE_DAYS }, (_, i) => day(new Date(now.getTime() - i * 86_400_000)));
-  const out = new Map<string, KeyUsage>(keyIds.map((id) => [id, { requests: 0, client_errors: 0, server_errors: 0, rate_limited: 0 }]));
-  if (!keyIds.length) return out;
-  const pipeline = (opts.client ?? redis()).pipeline();
-  for (const id of keyIds) for (const d of days) pipeline.hgetall(usageKey(id, d));
-  let results: [Error | null, unknown][] | null;
-  try {
-    results = await pipeline.exec();
-  } catch (err) {
-    log.warn("key usage unavailable", { err });
-    return out;
-  }
-  (results ?? []).forEach(([err, value], i) => {
-    if (err || !value) return;
-    const u = out.get(keyIds[Math.floor(i / days.length)])!;
-    const h = value as Record<string, string>;
-    u.requests += Number(h.requests ?? 0);
-    u.client_errors += Number(h.client_errors ?? 0);
-    u.server_errors += Number(h.server_errors ?? 0);
-    u.rate_limited += Number(h.rate_limited ?? 0);
-  });
-  return out;
+  const client = opts.client ?? redis();
+  const read = await Promise.all(
+    keyIds.map(async (id): Promise<[string, KeyUsage | null]> => {
+      const hashes = await Promise.allSettled(days.map((d) => client.hgetall(usageKey(id, d))));
+      const failed = hashes.find((h) => h.status === "rejected");
+      if (failed) {
+        log.warn("key usage unavailable", { keyId: id, err: failed.reason });
+        return [id, null];
+      }
+      const u: KeyUsage = { requests: 0, client_errors: 0, server_errors: 0, rate_limited: 0 };
+      for (const h of hashes) {
+        const v = (h as PromiseFulfilledResult<Record<string, string>>).value;
+        u.requests += Number(v.requests ?? 0);
+        u.client_errors += Number(v.client_errors ?? 0);
+        u.server_errors += Number(v.server_errors ?? 0);
+        u.rate_limited += Number(v.rate_limited ?? 0);
+      }
+      return [id, u];
+    }),
+  );
+  return new Map(read);
 }

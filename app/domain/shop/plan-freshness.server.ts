@@ -9,10 +9,9 @@
 //   - at most one re-read per shop per minute across every replica: SET NX PX on a Redis key
 //     that outlives the re-read (a failed re-read is retried after the lock expires, not sooner);
 //   - Redis or Shopify unavailable: logged, the request unaffected.
-import type { Redis } from "ioredis";
 import { env } from "../../env.server";
 import { log } from "../../infra/log.server";
-import { redis as sharedRedis } from "../../infra/redis.server";
+import { redis as sharedRedis, type RedisClient } from "../../infra/redis.server";
 import { syncPlanFromBilling } from "./app-plan.server";
 
 /** The plan gate's freshness bound (/docs#section/Conventions, Limits). */
@@ -37,7 +36,7 @@ export function planIsStale(shop: PlanFreshnessShop, now: number = Date.now()): 
  * minute. Returns at once; the promise it returns (tests wait on it) settles when the re-read
  * finished, `false` when none was started.
  */
-export function refreshPlanIfStale(shop: PlanFreshnessShop, opts: { now?: number; client?: Redis } = {}): Promise<boolean> {
+export function refreshPlanIfStale(shop: PlanFreshnessShop, opts: { now?: number; client?: RedisClient } = {}): Promise<boolean> {
   if (!planIsStale(shop, opts.now)) return Promise.resolve(false);
   return Promise.resolve()
     .then(() => (opts.client ?? sharedRedis()).set(lockKey(shop.id), String(Date.now()), "PX", PLAN_MAX_AGE_MS, "NX"))

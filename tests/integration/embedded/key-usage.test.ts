@@ -1,6 +1,7 @@
 // The per-key usage counter the API keys page shows (decision 060): the kernel counts every
 // answer to an authenticated key by outcome; 30 UTC days are summed; keys do not mix.
 import { keyUsage, recordKeyUsage } from "../../../app/domain/keys/usage.server";
+import { Redis } from "ioredis";
 import { redis } from "../../../app/infra/redis.server";
 import { api } from "../../support/admin-factories";
 import { createKey, createShop } from "../../support/fixtures";
@@ -29,5 +30,11 @@ describe("key usage", () => {
     await recordKeyUsage(id, 200, { now: daysAgo(30) }); // outside the window
     expect((await keyUsage([id], { now })).get(id)).toEqual({ requests: 2, client_errors: 1, server_errors: 1, rate_limited: 1 });
     expect(await redis().ttl(`${process.env.REDIS_PREFIX}:usage:${id}:${now.toISOString().slice(0, 10)}`)).toBeGreaterThan(30 * 86_400);
+  });
+
+  it("says a key's usage is unavailable (null), not zero, when Redis cannot be read", async () => {
+    const down = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    down.on("error", () => undefined);
+    expect((await keyUsage(["any-key"], { client: down })).get("any-key")).toBeNull();
   });
 });
