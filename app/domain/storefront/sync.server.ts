@@ -10,6 +10,7 @@ import type { SellingPlanGroupWebhook } from "../../infra/job-payloads";
 import { log } from "../../infra/log.server";
 import { ensureStorefrontDefinitions } from "./definitions.server";
 import { STOREFRONT_METAFIELDS, type BundlePlanValue, type MixMatchValue, type StorefrontMetafieldKey } from "./metafields";
+import { storedSizes } from "../catalog/bundle-builder.server";
 import { livePlatform, resolveGroupsLive, sellingPlanFields, type LiveGroup } from "../catalog/selling-plans-live.server";
 
 /** Written over a metafield whose product no longer carries the plan: the blocks render nothing. */
@@ -70,6 +71,7 @@ async function desiredMetafields(shopId: string, shopDomain: string): Promise<Ma
       selling_plan_group_id: b.group.groupGid,
       ...sellingPlanFields(g),
       selection_cutoff_days: b.selectionCutoffDays,
+      box_sizes: b.kind === "BUILD_A_BOX" ? storedSizes(b).map((z) => ({ label: z.label, min_items: z.min, max_items: z.max })) : [],
     };
     put(productsOf(g), STOREFRONT_METAFIELDS.bundlePlan.key, value, `bundle ${b.id}`);
   }
