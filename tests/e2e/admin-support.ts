@@ -121,16 +121,20 @@ export async function adminApi(
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function forgeNextPost(page: Page, path: string, field: string, change: (value: any) => void): Promise<void> {
-  const match = (url: URL) => url.pathname.includes(path);
-  await page.route(match, async (route) => {
-    if (route.request().method() !== "POST") return route.fallback();
-    const body = new URLSearchParams(route.request().postData() ?? "");
-    const value = JSON.parse(body.get(field) ?? "null");
-    change(value);
-    body.set(field, JSON.stringify(value));
-    await page.unroute(match);
-    await route.continue({ postData: body.toString() });
-  });
+  // Once: later requests pass untouched (unrouting from inside the handler would wait for itself).
+  let forged = false;
+  await page.route(
+    (url) => url.pathname.includes(path),
+    async (route) => {
+      if (forged || route.request().method() !== "POST") return route.fallback();
+      forged = true;
+      const body = new URLSearchParams(route.request().postData() ?? "");
+      const value = JSON.parse(body.get(field) ?? "null");
+      change(value);
+      body.set(field, JSON.stringify(value));
+      await route.continue({ postData: body.toString() });
+    },
+  );
 }
 
 /** A variant id of a product on another shop of the simulator. */

@@ -183,6 +183,7 @@ test("a box merchant's month and a Mix & Match purchase, at 375 px", async ({ pa
   await app.getByLabel("Most items").fill("2");
   await app.getByLabel("Category 1 name").fill("Teas");
   await app.getByRole("button", { name: "Select products for category 1" }).click();
+  const picker = page.getByRole("dialog", { name: "Select products" });
   await picker.getByRole("checkbox", { name: "Tea", exact: true }).check();
   await picker.getByRole("button", { name: "Select" }).click();
   await app.getByRole("button", { name: "Save selection" }).click();
