@@ -9,12 +9,20 @@
 //      (the 3-day cutoff has passed), mirrored into subscriptions_bench_boxes with bulk INSERT ... SELECT
 //      unnest; a published menu with a fallback box; a pick for every tenth subscriber. Plus
 //      BENCH_BOXES_BARE (10,000) more contracts for the bare loop.
-//   3. One cutoff run (runBoxCutoff, what the hourly job does) at BENCH_BOXES_CONCURRENCY (8) platform
+//   3. The bare loop, first half: the same draft-and-commit (the port's updateLine) through the same
+//      adapter and concurrency, no database and no contract read (line ids read beforehand, outside
+//      the clock).
+//   4. One cutoff run (runBoxCutoff, what the hourly job does) at BENCH_BOXES_CONCURRENCY (8) platform
 //      edits at once: per contract subscriptionContractUpdate (the draft answers with its lines, so no
 //      contract read: docs/decisions/108-box-cutoff-throughput.md), subscriptionDraftLineUpdate,
-//      subscriptionDraftCommit, and a box_applications row.
-//   4. The bare loop: the same draft-and-commit (the port's updateLine) through the same adapter and
-//      concurrency, no database and no contract read (line ids read beforehand, outside the clock).
+//      subscriptionDraftCommit; the box_applications rows in groups (docs/decisions/168). Every
+//      BENCH_BOXES_PROGRESS_MS it prints the window's rate, the edit latency and the load.
+//   5. The bare loop, second half, right after the job. The two halves bracket the job, so the
+//      baseline is measured at the load just before and just after it, not at another time (on a
+//      shared machine the two were measured under different loads: docs/decisions/108); both halves
+//      are printed with their load, and the baseline is the two together.
+// Beside every wall rate: the one-minute load average and the CPU per contract of this process and
+// of the simulator (/proc), which does not move with other people's load the way wall time does.
 // Benchmarks are not tests: nothing here asserts a time. The baseline is printed beside the result.
 import { loadavg } from "node:os";
 import pg from "pg";
