@@ -9,14 +9,24 @@
 //      (the 3-day cutoff has passed), mirrored into subscriptions_bench_boxes with bulk INSERT ... SELECT
 //      unnest; a published menu with a fallback box; a pick for every tenth subscriber. Plus
 //      BENCH_BOXES_BARE (10,000) more contracts for the bare loop.
-//   3. One cutoff run (runBoxCutoff, what the hourly job does) at BENCH_BOXES_CONCURRENCY (8) platform
+//   3. The bare loop, first half: the same draft-and-commit (the port's updateLine) through the same
+//      adapter and concurrency, no database and no contract read (line ids read beforehand, outside
+//      the clock).
+//   4. One cutoff run (runBoxCutoff, what the hourly job does) at BENCH_BOXES_CONCURRENCY (8) platform
 //      edits at once: per contract subscriptionContractUpdate (the draft answers with its lines, so no
 //      contract read: docs/decisions/108-box-cutoff-throughput.md), subscriptionDraftLineUpdate,
-//      subscriptionDraftCommit, and a box_applications row.
-//   4. The bare loop: the same draft-and-commit (the port's updateLine) through the same adapter and
-//      concurrency, no database and no contract read (line ids read beforehand, outside the clock).
+//      subscriptionDraftCommit; the box_applications rows in groups (docs/decisions/168). Every
+//      BENCH_BOXES_PROGRESS_MS it prints the window's rate, the edit latency and the load.
+//   5. The bare loop, second half, right after the job. The two halves bracket the job, so the
+//      baseline is measured at the load just before and just after it, not at another time (on a
+//      shared machine the two were measured under different loads: docs/decisions/108); both halves
+//      are printed with their load, and the baseline is the two together.
+// Beside every wall rate: the one-minute load average and the CPU per contract of this process and
+// of the simulator (/proc), which does not move with other people's load the way wall time does.
 // Benchmarks are not tests: nothing here asserts a time. The baseline is printed beside the result.
+import { loadavg } from "node:os";
 import pg from "pg";
+import type { ShopifyPort } from "../app/platform/index.server";
 import { prepareBenchDatabase } from "./database";
 import { mirrorContracts, perSecond as rate, seedSimContracts, startBenchSimulator } from "./simulator";
 
@@ -26,6 +36,7 @@ const CONCURRENCY = Number(process.env.BENCH_BOXES_CONCURRENCY ?? 8);
 /** The shop's Shopify plan, whose cost bucket both loops share (the simulator's rate limits). */
 const PLAN = process.env.BENCH_BOXES_PLAN ?? "enterprise";
 const SHOP = "bench-boxes.myshopify.com";
+const PROGRESS_MS = Number(process.env.BENCH_BOXES_PROGRESS_MS ?? 30_000);
 const TOKEN = "shpat_bench_boxes_token";
 
 const sim = startBenchSimulator("subscriptions_bench_boxes", Number(process.env.BENCH_SIMULATOR_PORT ?? 3192), "boxes");
@@ -126,51 +137,142 @@ async function main(): Promise<void> {
   await db.end();
   console.log(`  mirror seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
+  // The bare loop's line ids, read first (not timed): its edits are draft → line update → commit only.
+  const platform = await platformFor(SHOP);
+  const lines: [string, string][] = [];
+  await inParallel(bareIds, async (gid) => {
+    const c = await platform.getContract(gid);
+    lines.push([gid, c!.lines[0].id]);
+  });
+  const bareRound = (slice: [string, string][]) =>
+    measure(async () => {
+      await inParallel(slice, ([gid, line]) => platform.updateLine(gid, line, { customAttributes: [{ key: "_box_period", value: period }] }));
+      return slice.length;
+    });
+
+  // Back-to-back at similar load: half the bare loop right before the job, half right after; the
+  // baseline is both halves together, and each is printed with the machine's load beside it.
+  console.log(`\nbare loop, first half (${Math.ceil(lines.length / 2).toLocaleString("en")} edits) ...`);
+  const before = await bareRound(lines.slice(0, Math.ceil(lines.length / 2)));
+  console.log(`  ${describe(before)}`);
+
   console.log(`\nsettling ${CONTRACTS.toLocaleString("en")} boxes past the cutoff (concurrency ${CONCURRENCY}) ...`);
-  t0 = Date.now();
-  const report = await runBoxCutoff(SHOP, { concurrency: CONCURRENCY });
-  const engineMs = Date.now() - t0;
+  // The job's port, timed: each window prints the job's rate, the platform calls' mean latency and
+  // the machine's load, so a rate that falls during the run shows whether Shopify's side or the job's
+  // own work grew.
+  const timed = timedPort(platform);
+  const progress = watchProgress(timed.stats);
+  let report!: Awaited<ReturnType<typeof runBoxCutoff>>;
+  const job = await measure(async () => {
+    report = await runBoxCutoff(SHOP, { concurrency: CONCURRENCY, port: timed.port });
+    return report.applied;
+  });
+  progress.stop();
   t0 = Date.now();
   const again = await runBoxCutoff(SHOP, { concurrency: CONCURRENCY });
   const againMs = Date.now() - t0;
 
-  // The bare loop: line ids read first (not timed), then draft → line update → commit only.
-  const platform = await platformFor(SHOP);
-  const lines: [string, string][] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < bareIds.length) {
-        const gid = bareIds[next++];
-        const c = await platform.getContract(gid);
-        lines.push([gid, c!.lines[0].id]);
-      }
-    }),
-  );
-  next = 0;
-  t0 = Date.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < lines.length) {
-        const [gid, line] = lines[next++];
-        await platform.updateLine(gid, line, { customAttributes: [{ key: "_box_period", value: period }] });
-      }
-    }),
-  );
-  const bareMs = Date.now() - t0;
+  console.log(`\nbare loop, second half (${(lines.length - before.n).toLocaleString("en")} edits) ...`);
+  const after = await bareRound(lines.slice(before.n));
+  console.log(`  ${describe(after)}`);
+  const bare = joined(before, after);
 
-  console.log(`\nresults (${PLAN} bucket, concurrency ${CONCURRENCY})`);
+  console.log(`\nresults (${PLAN} bucket, concurrency ${CONCURRENCY}, ${CONTRACTS.toLocaleString("en")} box subscribers)`);
   console.log(
     `  cutoff job: ${report.applied.toLocaleString("en")} applied (${report.picks.toLocaleString("en")} picks, ${report.fallbacks.toLocaleString("en")} fallbacks), ${report.refused} refused, ${report.deferred} deferred`,
   );
-  console.log(`              wall ${(engineMs / 1000).toFixed(1)} s, ${rate(report.applied, engineMs)} contracts/s`);
-  console.log(
-    `  bare loop:  ${lines.length.toLocaleString("en")} draft-and-commit edits, wall ${(bareMs / 1000).toFixed(1)} s, ${rate(lines.length, bareMs)} contracts/s   <- baseline`,
-  );
-  console.log(`  job / baseline: ${(report.applied / engineMs / (lines.length / bareMs)).toFixed(2)}x (target >= 0.5x)`);
+  console.log(`              ${describe(job)}`);
+  console.log(`  bare loop:  ${bare.n.toLocaleString("en")} draft-and-commit edits (half before, half after the job)`);
+  console.log(`              ${describe(bare)}   <- baseline`);
+  console.log(`  job / baseline: ${(job.n / job.ms / (bare.n / bare.ms)).toFixed(2)}x (target >= 0.5x)`);
   console.log(`  re-run: ${again.applied} applied in ${(againMs / 1000).toFixed(1)} s (nothing twice)`);
   await prisma.$disconnect();
   await closeQueues();
+}
+
+interface Round {
+  n: number;
+  ms: number;
+  /** The one-minute load average, the mean of its readings before and after. */
+  load: number;
+  /** CPU used by this process (the job or the bare loop's client) and by the simulator, in ms. */
+  cpuMs: number;
+  simCpuMs: number;
+}
+
+/** Runs `work` (which answers how many contracts it settled) and measures it. */
+async function measure(work: () => Promise<number>): Promise<Round> {
+  const load = loadavg()[0];
+  const cpu = process.cpuUsage();
+  const simCpu = sim.cpuMs();
+  const t = Date.now();
+  const n = await work();
+  const used = process.cpuUsage(cpu);
+  return { n, ms: Date.now() - t, load: (load + loadavg()[0]) / 2, cpuMs: (used.user + used.system) / 1000, simCpuMs: sim.cpuMs() - simCpu };
+}
+
+const joined = (a: Round, b: Round): Round => ({
+  n: a.n + b.n,
+  ms: a.ms + b.ms,
+  load: (a.load * a.ms + b.load * b.ms) / (a.ms + b.ms),
+  cpuMs: a.cpuMs + b.cpuMs,
+  simCpuMs: a.simCpuMs + b.simCpuMs,
+});
+
+/**
+ * Wall time and rate, the load beside it, and the CPU per contract of this process and of the
+ * simulator: on a shared machine the wall rate follows the load, the CPU per contract does not, so a
+ * cost that grows with the number of subscribers shows there first.
+ */
+const describe = (r: Round) =>
+  `wall ${(r.ms / 1000).toFixed(1)} s, ${rate(r.n, r.ms)} contracts/s (load ${r.load.toFixed(1)}); CPU per contract ${(r.cpuMs / r.n).toFixed(1)} ms here, ${(r.simCpuMs / r.n).toFixed(1)} ms in the simulator`;
+
+/** `work` over `items`, CONCURRENCY at once (the job's limiter width). */
+async function inParallel<T>(items: T[], work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
+}
+
+interface PortStats {
+  calls: number;
+  busyMs: number;
+}
+
+/** The port with its draft-and-commit edits counted and timed (their latency, not the job's). */
+function timedPort(port: ShopifyPort): { port: ShopifyPort; stats: PortStats } {
+  const stats: PortStats = { calls: 0, busyMs: 0 };
+  const wrapped: ShopifyPort = {
+    ...port,
+    async updateLineOfDraft(gid, choose) {
+      const t = performance.now();
+      try {
+        return await port.updateLineOfDraft(gid, choose);
+      } finally {
+        stats.calls++;
+        stats.busyMs += performance.now() - t;
+      }
+    },
+  };
+  return { port: wrapped, stats };
+}
+
+/** Every PROGRESS_MS: the window's edits per second, their mean latency and the load average. */
+function watchProgress(stats: PortStats): { stop(): void } {
+  let last = { calls: 0, busyMs: 0, at: Date.now() };
+  const timer = setInterval(() => {
+    const now = Date.now();
+    const calls = stats.calls - last.calls;
+    const latency = calls ? (stats.busyMs - last.busyMs) / calls : 0;
+    console.log(
+      `  ${stats.calls.toLocaleString("en").padStart(8)} done: ${rate(calls, now - last.at).padStart(4)}/s in the last ${((now - last.at) / 1000).toFixed(0)} s, platform edit ${latency.toFixed(0)} ms (load ${loadavg()[0].toFixed(1)})`,
+    );
+    last = { calls: stats.calls, busyMs: stats.busyMs, at: now };
+  }, PROGRESS_MS);
+  return { stop: () => clearInterval(timer) };
 }
 
 try {

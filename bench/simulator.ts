@@ -6,7 +6,7 @@
 // the simulator in this process, PRO shops with customers mirrored through the real reconcile,
 // server.ts as a child process, and the open-loop driver with its percentiles.
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -21,6 +21,8 @@ export interface BenchSimulator {
   control<T>(method: string, p: string, body?: unknown): Promise<T>;
   /** Resolves once the simulator answers its health route. */
   ready(): Promise<void>;
+  /** CPU time the simulator process has used so far, in ms (Linux /proc; 0 elsewhere). */
+  cpuMs(): number;
   stop(): void;
 }
 
@@ -79,7 +81,9 @@ export function startBenchSimulator(database: string, port: number, name: string
     throw new Error("the simulator did not start");
   }
 
-  return { url, control, ready, stop };
+  const cpuMs = () => processCpuMs(sim.pid);
+
+  return { url, control, ready, stop, cpuMs };
 }
 
 export interface ContractTemplate {
@@ -142,6 +146,18 @@ export async function mirrorContracts(gids: string[], row: MirrorRow): Promise<v
     await db.query("ANALYZE contracts");
   } finally {
     await db.end();
+  }
+}
+
+/** User + system CPU of a process in ms, from /proc/<pid>/stat (clock ticks of 10 ms); 0 where there is no /proc. */
+export function processCpuMs(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
   }
 }
 

@@ -140,6 +140,7 @@ const ContractBody = z.object({
         quantity: z.number().int().min(1).optional(),
         price: z.string().optional(),
         sellingPlanId: z.string().nullable().optional(),
+        customAttributes: z.array(z.object({ key: z.string().min(1), value: z.string() })).optional(),
       }),
     )
     .optional(),

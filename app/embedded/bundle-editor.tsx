@@ -3,8 +3,9 @@
 // with a price each (a fixed count is a size whose minimum and maximum are equal). Refusals arrive
 // as { "form field path": message } and show on that field.
 import { useState } from "react";
-import { Banner, BlockStack, Button, Card, ChoiceList, FormLayout, InlineGrid, InlineStack, Select, Text, TextField } from "@shopify/polaris";
+import { BlockStack, Button, Card, ChoiceList, FormLayout, InlineGrid, InlineStack, Text, TextField } from "@shopify/polaris";
 import type { BoxSizeForm, BundleForm, FieldErrors } from "../domain/catalog/bundle-form";
+import { int, NotSavedBanner, RemovableRow, text, TitleAndPlan } from "./catalog-form";
 
 const KIND_CHOICES = [
   { label: "Build-a-box", value: "BUILD_A_BOX", helpText: "Subscribers pick items from each month's menu." },
@@ -12,8 +13,6 @@ const KIND_CHOICES = [
   { label: "Regular", value: "REGULAR", helpText: "A bundle of products without menus." },
 ];
 
-const int = (v: string) => (v.trim() === "" ? Number.NaN : Number(v));
-const text = (n: number) => (Number.isNaN(n) ? "" : String(n));
 export const newSize = (): BoxSizeForm => ({ label: "", min: 4, max: 4, price: "" });
 
 function SizeCard(props: { index: number; size: BoxSizeForm; errors: FieldErrors; onChange: (s: BoxSizeForm) => void; onRemove?: () => void }) {
@@ -24,14 +23,7 @@ function SizeCard(props: { index: number; size: BoxSizeForm; errors: FieldErrors
   return (
     <Card>
       <BlockStack gap="300">
-        <InlineStack align="space-between" blockAlign="center">
-          <Text as="h3" variant="headingSm">{`Size ${i + 1}`}</Text>
-          {props.onRemove && (
-            <Button variant="plain" tone="critical" onClick={props.onRemove} accessibilityLabel={`Remove size ${i + 1}`}>
-              Remove
-            </Button>
-          )}
-        </InlineStack>
+        <RemovableRow name={`Size ${i + 1}`} heading removeLabel={`Remove size ${i + 1}`} onRemove={props.onRemove} />
         <FormLayout>
           <FormLayout.Group>
             <TextField
@@ -112,14 +104,17 @@ export function BundleEditor(props: {
   const box = form.kind === "BUILD_A_BOX";
   return (
     <BlockStack gap="400">
-      {errors.form && (
-        <Banner tone="critical" title="The bundle was not saved">
-          <p>{errors.form}</p>
-        </Banner>
-      )}
+      <NotSavedBanner what="bundle" errors={errors} />
       <Card>
         <FormLayout>
-          <TextField label="Title" value={form.title} onChange={(title) => set({ title })} error={errors.title} autoComplete="off" />
+          <TitleAndPlan
+            title={form.title}
+            groupGid={form.groupGid}
+            groups={props.groups}
+            errors={errors}
+            planHelp="The subscription plan the bundle is sold under."
+            onChange={set}
+          />
           {props.isNew ? (
             <ChoiceList
               title="Kind"
@@ -131,14 +126,6 @@ export function BundleEditor(props: {
           ) : (
             <Text as="p">{`Kind: ${KIND_CHOICES.find((k) => k.value === form.kind)?.label}`}</Text>
           )}
-          <Select
-            label="Plan"
-            options={[{ label: "Choose a plan", value: "" }, ...props.groups]}
-            value={form.groupGid}
-            onChange={(groupGid) => set({ groupGid })}
-            error={errors.groupGid}
-            helpText="The subscription plan the bundle is sold under."
-          />
           {box && (
             <TextField
               label="Selection cutoff (days before the charge)"

@@ -2,8 +2,9 @@
 // docs/decisions/105-bundle-builder.md): variants from App Bridge's resource picker, a limit per
 // item and the fallback box (build-a-box) or a fixed quantity (curated). "Copy last period's menu"
 // fills the form from the previous period; nothing is saved until the merchant saves or publishes.
-import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Text, TextField } from "@shopify/polaris";
+import { Banner, BlockStack, Card, InlineGrid, Text, TextField } from "@shopify/polaris";
 import type { FieldErrors, MenuItemForm } from "../domain/catalog/bundle-form";
+import { RemovableRow, text } from "./catalog-form";
 
 interface PickedResource {
   id: string;
@@ -15,7 +16,6 @@ interface PickerWindow {
 }
 
 const count = (v: string) => (v.trim() === "" ? null : Number(v));
-const text = (n: number | null) => (n === null || Number.isNaN(n) ? "" : String(n));
 
 /** Opens the resource picker and adds the picked variants not yet on the menu. */
 export async function pickVariants(items: MenuItemForm[], buildABox: boolean): Promise<MenuItemForm[] | null> {
@@ -63,19 +63,7 @@ export function MenuItems(props: { items: MenuItemForm[]; buildABox: boolean; er
         return (
           <Card key={item.variantId}>
             <BlockStack gap="200">
-              <InlineStack align="space-between" blockAlign="center" wrap={false} gap="200">
-                <Text as="h3" variant="headingSm" breakWord>
-                  {name}
-                </Text>
-                <Button variant="plain" tone="critical" onClick={() => props.onChange(items.filter((_, j) => j !== n))} accessibilityLabel={`Remove ${name}`}>
-                  Remove
-                </Button>
-              </InlineStack>
-              {e("variantId") && (
-                <Text as="p" tone="critical">
-                  {e("variantId")}
-                </Text>
-              )}
+              <RemovableRow name={name} heading error={e("variantId")} onRemove={() => props.onChange(items.filter((_, j) => j !== n))} />
               {buildABox ? (
                 <InlineGrid columns={{ xs: 1, sm: 2 }} gap="200">
                   <TextField

@@ -2,13 +2,11 @@
 // title, the plan it sells under, the bounds of one selection, and categories whose entries come
 // from App Bridge's resource picker. Refusals arrive as { "form field path": message }.
 import { useState } from "react";
-import { Banner, BlockStack, Button, Card, FormLayout, InlineStack, Select, Text, TextField } from "@shopify/polaris";
+import { BlockStack, Button, Card, FormLayout, InlineStack, Text, TextField } from "@shopify/polaris";
+import type { FieldErrors } from "../domain/catalog/bundle-form";
 import type { MixMatchForm } from "../domain/catalog/mixmatch-builder.server";
+import { int, NotSavedBanner, RemovableRow, text, TitleAndPlan } from "./catalog-form";
 import { pickVariants } from "./menu-editor";
-
-type FieldErrors = Record<string, string>;
-const int = (v: string) => (v.trim() === "" ? Number.NaN : Number(v));
-const text = (n: number) => (Number.isNaN(n) ? "" : String(n));
 
 export function MixMatchEditor(props: {
   initial: MixMatchForm;
@@ -29,21 +27,10 @@ export function MixMatchEditor(props: {
   }
   return (
     <BlockStack gap="400">
-      {errors.form && (
-        <Banner tone="critical" title="The selection was not saved">
-          <p>{errors.form}</p>
-        </Banner>
-      )}
+      <NotSavedBanner what="selection" errors={errors} />
       <Card>
         <FormLayout>
-          <TextField label="Title" value={form.title} onChange={(title) => set({ title })} error={errors.title} autoComplete="off" />
-          <Select
-            label="Plan"
-            options={[{ label: "Choose a plan", value: "" }, ...props.groups]}
-            value={form.groupGid}
-            onChange={(groupGid) => set({ groupGid })}
-            error={errors.groupGid}
-          />
+          <TitleAndPlan title={form.title} groupGid={form.groupGid} groups={props.groups} errors={errors} onChange={set} />
           <FormLayout.Group>
             <TextField
               label="Fewest items"
@@ -88,24 +75,11 @@ export function MixMatchEditor(props: {
             )}
             {c.entries.map((e, ei) => (
               <BlockStack key={e.variantId} gap="100">
-                <InlineStack align="space-between" blockAlign="center" wrap={false} gap="200">
-                  <Text as="span" breakWord>
-                    {e.title ?? e.variantId}
-                  </Text>
-                  <Button
-                    variant="plain"
-                    tone="critical"
-                    accessibilityLabel={`Remove ${e.title ?? e.variantId}`}
-                    onClick={() => setCategory(i, { entries: c.entries.filter((_, j) => j !== ei) })}
-                  >
-                    Remove
-                  </Button>
-                </InlineStack>
-                {errors[`categories.${i}.entries.${ei}`] && (
-                  <Text as="p" tone="critical">
-                    {errors[`categories.${i}.entries.${ei}`]}
-                  </Text>
-                )}
+                <RemovableRow
+                  name={e.title ?? e.variantId}
+                  error={errors[`categories.${i}.entries.${ei}`]}
+                  onRemove={() => setCategory(i, { entries: c.entries.filter((_, j) => j !== ei) })}
+                />
               </BlockStack>
             ))}
             <InlineStack gap="200">

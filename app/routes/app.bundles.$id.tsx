@@ -2,9 +2,9 @@
 // (docs/decisions/105-bundle-builder.md). The form is app/embedded/bundle-editor.tsx.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
-import { useEffect } from "react";
+import { useLoaderData, useNavigate } from "@remix-run/react";
 import { Badge, BlockStack, Button, Card, EmptyState, IndexTable, Page, Text } from "@shopify/polaris";
+import { postedForm, UNREADABLE, useCatalogSave } from "../embedded/catalog-form";
 import { adminContext } from "../embedded/context.server";
 import { BundleEditor, newSize } from "../embedded/bundle-editor";
 import { bundleForm, bundleGroupOptions, createBundle, updateBundle } from "../domain/catalog/bundle-builder.server";
@@ -26,12 +26,8 @@ type ActionResult = { ok: true; bundleId: string } | { ok: false; errors: FieldE
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const { shop } = await adminContext(request);
-  let input: unknown;
-  try {
-    input = JSON.parse(String((await request.formData()).get("form") ?? ""));
-  } catch {
-    return json<ActionResult>({ ok: false, errors: { form: "The form could not be read." } }, 400);
-  }
+  const input = await postedForm(request);
+  if (input === null) return json<ActionResult>(UNREADABLE, 400);
   const ctx = { shopId: shop.id, shopDomain: shop.domain };
   const r = params.id === "new" ? await createBundle(ctx, input) : await updateBundle(ctx, params.id ?? "", input);
   // A refusal is the form's answer, not a failed request: 200 keeps the browser console clean.
@@ -40,16 +36,10 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
 
 export default function BundlePage() {
   const { id, form, groups, menus, nextPeriod } = useLoaderData<typeof loader>();
-  const fetcher = useFetcher<ActionResult>();
   const navigate = useNavigate();
-  const result = fetcher.state === "idle" ? fetcher.data : undefined;
-  useEffect(() => {
-    if (result?.ok) {
-      (window as { shopify?: { toast?: { show: (m: string) => void } } }).shopify?.toast?.show("Bundle saved");
-      if (!id) navigate(`/app/bundles/${result.bundleId}`);
-    }
-  }, [result, navigate, id]);
-  const save = (f: BundleForm) => fetcher.submit({ form: JSON.stringify(f) }, { method: "post" });
+  const { errors, saving, save } = useCatalogSave<ActionResult>("Bundle saved", (r) => {
+    if (!id && r.ok) navigate(`/app/bundles/${r.bundleId}`);
+  });
   const hasMenus = form.kind !== "REGULAR";
   return (
     <Page
@@ -58,15 +48,7 @@ export default function BundlePage() {
       secondaryActions={id && hasMenus && nextPeriod ? [{ content: `Build the ${nextPeriod} menu`, url: `/app/bundles/${id}/menus/${nextPeriod}` }] : []}
     >
       <BlockStack gap="400">
-        <BundleEditor
-          key={id ?? "new"}
-          initial={form as BundleForm}
-          isNew={!id}
-          groups={groups}
-          errors={result && !result.ok ? result.errors : {}}
-          saving={fetcher.state !== "idle"}
-          onSave={save}
-        />
+        <BundleEditor key={id ?? "new"} initial={form as BundleForm} isNew={!id} groups={groups} errors={errors} saving={saving} onSave={save} />
         {id && hasMenus && (
           <Card padding="0">
             <BlockStack gap="200">

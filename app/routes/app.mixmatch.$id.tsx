@@ -2,9 +2,9 @@
 // (docs/decisions/107-mix-match-editor.md). Saving rewrites the app.mix_match metafields at once.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
-import { useEffect } from "react";
+import { useLoaderData, useNavigate } from "@remix-run/react";
 import { Page } from "@shopify/polaris";
+import { postedForm, UNREADABLE, useCatalogSave } from "../embedded/catalog-form";
 import { adminContext } from "../embedded/context.server";
 import { MixMatchEditor } from "../embedded/mixmatch-editor";
 import { bundleGroupOptions } from "../domain/catalog/bundle-builder.server";
@@ -26,12 +26,8 @@ type ActionResult = { ok: true; id: string } | { ok: false; errors: Record<strin
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const { shop } = await adminContext(request);
-  let input: unknown;
-  try {
-    input = JSON.parse(String((await request.formData()).get("form") ?? ""));
-  } catch {
-    return json<ActionResult>({ ok: false, errors: { form: "The form could not be read." } }, 400);
-  }
+  const input = await postedForm(request);
+  if (input === null) return json<ActionResult>(UNREADABLE, 400);
   const id = params.id === "new" ? null : (params.id ?? null);
   // A refusal is the form's answer, not a failed request: 200 keeps the browser console clean.
   return json<ActionResult>(await saveMixMatchForStorefront({ shopId: shop.id, shopDomain: shop.domain }, id, input));
@@ -39,25 +35,11 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
 
 export default function MixMatchPage() {
   const { id, form, groups } = useLoaderData<typeof loader>();
-  const fetcher = useFetcher<ActionResult>();
   const navigate = useNavigate();
-  const result = fetcher.state === "idle" ? fetcher.data : undefined;
-  useEffect(() => {
-    if (result?.ok) {
-      (window as { shopify?: { toast?: { show: (m: string) => void } } }).shopify?.toast?.show("Selection saved");
-      navigate("/app/mixmatch");
-    }
-  }, [result, navigate]);
+  const { errors, saving, save } = useCatalogSave<ActionResult>("Selection saved", () => navigate("/app/mixmatch"));
   return (
     <Page title={id ? form.title : "Create selection"} backAction={{ content: "Mix & Match", url: "/app/mixmatch" }}>
-      <MixMatchEditor
-        key={id ?? "new"}
-        initial={form as MixMatchForm}
-        groups={groups}
-        errors={result && !result.ok ? result.errors : {}}
-        saving={fetcher.state !== "idle"}
-        onSave={(f) => fetcher.submit({ form: JSON.stringify(f) }, { method: "post" })}
-      />
+      <MixMatchEditor key={id ?? "new"} initial={form as MixMatchForm} groups={groups} errors={errors} saving={saving} onSave={save} />
     </Page>
   );
 }

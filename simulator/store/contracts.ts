@@ -39,7 +39,8 @@ export interface ContractInput {
   paymentMethodId?: string | null;
   billingPolicy?: { interval?: Interval; intervalCount?: number; anchors?: Anchor[]; minCycles?: number | null; maxCycles?: number | null };
   deliveryPolicy?: { interval?: Interval; intervalCount?: number; anchors?: Anchor[] };
-  lines?: { variantId?: string; quantity?: number; price?: string; sellingPlanId?: string | null }[];
+  /** customAttributes: what a checkout's line properties become (a box's size, a Mix & Match group). */
+  lines?: { variantId?: string; quantity?: number; price?: string; sellingPlanId?: string | null; customAttributes?: { key: string; value: string }[] }[];
 }
 
 function planName(shop: ShopState, planId: string | null | undefined): string | null {
@@ -79,7 +80,9 @@ export function createContract(state: SimState, shop: ShopState, input: Contract
   for (const [i, l] of lineInputs.entries()) {
     const variant = l.variantId ? shop.variants[l.variantId] : undefined;
     if (!variant) return refuse(`Variant ${l.variantId} does not exist`, ["lines", String(i), "variantId"]);
-    lines.push(lineFor(state, shop, variant, l.quantity ?? 1, l.price, l.sellingPlanId));
+    const line = lineFor(state, shop, variant, l.quantity ?? 1, l.price, l.sellingPlanId);
+    if (l.customAttributes?.length) line.customAttributes = l.customAttributes.map((a) => ({ key: a.key, value: a.value }));
+    lines.push(line);
   }
   const bp = input.billingPolicy ?? {};
   const billingPolicy: Policy = {

@@ -1,9 +1,22 @@
 // Mix & Match page (docs/decisions/107-mix-match-editor.md): a merchant creates a selection with a
-// category picked with App Bridge's resource picker (an empty category is refused on its field);
+// category picked with App Bridge's resource picker (an empty category is refused on its field, and
+// so is a post naming another shop's variant, on that entry);
 // saving rewrites the product's app.mix_match metafield at once with the new entries, which the
 // theme block reads. Desktop and 375 px, no console errors, no serious axe violations.
 import { expect, test } from "@playwright/test";
-import { cli, expectAccessible, expectNoHorizontalOverflow, navigate, newShop, openApp, seed, simCall, watchConsole } from "./admin-support";
+import {
+  cli,
+  expectAccessible,
+  expectNoHorizontalOverflow,
+  forgeNextPost,
+  navigate,
+  newShop,
+  openApp,
+  otherShopsVariant,
+  seed,
+  simCall,
+  watchConsole,
+} from "./admin-support";
 
 for (const width of [1280, 375]) {
   test(`a merchant creates a Mix & Match selection and the storefront metafield follows (${width} px)`, async ({ page, request }) => {
@@ -11,6 +24,7 @@ for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 900 });
     const console = watchConsole(page);
     const shop = await newShop(request, "e2e-mixmatch");
+    const foreign = await otherShopsVariant(request);
     const product = await simCall<{ id: string; variants: { id: string }[] }>(request, "POST", `/shops/${shop}/products`, {
       title: "Tea",
       variants: [
@@ -51,6 +65,14 @@ for (const width of [1280, 375]) {
     await expect(app.getByText("Tea – Black")).toBeVisible();
     await expectAccessible(page);
     await expectNoHorizontalOverflow(page);
+    // A post naming another shop's variant (the picker never offers one) is refused on that entry; nothing is saved.
+    await forgeNextPost(page, "/app/mixmatch/new", "form", (form) => (form.categories[0].entries[1].variantId = foreign));
+    await app.getByRole("button", { name: "Save selection" }).click();
+    await expect(app.getByText("This variant is not in your shop's catalogue")).toBeVisible();
+    await expect(app.locator("h1")).toHaveText("Create selection");
+    const before = await simCall<{ ownerId: string; key: string }[]>(request, "GET", `/shops/${shop}/metafields`);
+    expect(before.some((m) => m.key === "mix_match")).toBe(false);
+    await expectAccessible(page);
     await app.getByRole("button", { name: "Save selection" }).click();
     await expect(app.locator("h1")).toHaveText("Mix & Match");
     await expect(app.getByRole("link", { name: "Pick 2 teas" })).toBeVisible();

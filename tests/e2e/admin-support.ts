@@ -126,3 +126,89 @@ export async function adminApi(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return { status: res.status(), body: (await res.json().catch(() => null)) as any };
 }
+
+/**
+ * Rewrites the JSON field `field` of the app's next form POST to a URL containing `path` (once):
+ * what a forged or stale post would carry, e.g. a variant id of another shop that the resource
+ * picker never offers.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function forgeNextPost(page: Page, path: string, field: string, change: (value: any) => void): Promise<void> {
+  // Once: later requests pass untouched (unrouting from inside the handler would wait for itself).
+  let forged = false;
+  await page.route(
+    (url) => url.pathname.includes(path),
+    async (route) => {
+      if (forged || route.request().method() !== "POST") return route.fallback();
+      forged = true;
+      const body = new URLSearchParams(route.request().postData() ?? "");
+      const value = JSON.parse(body.get(field) ?? "null");
+      change(value);
+      body.set(field, JSON.stringify(value));
+      await route.continue({ postData: body.toString() });
+    },
+  );
+}
+
+/** A variant id of a product on another shop of the simulator. */
+export async function otherShopsVariant(request: APIRequestContext): Promise<string> {
+  const other = await newShop(request, "e2e-other");
+  const p = await simCall<{ variants: { id: string }[] }>(request, "POST", `/shops/${other}/products`, {
+    title: "Elsewhere",
+    variants: [{ title: "Theirs", price: "1.00" }],
+  });
+  return p.variants[0].id;
+}
+
+export interface SnackBoxShop {
+  shop: string;
+  /** Crisps, Nuts, Figs. */
+  variants: string[];
+  group: { id: string; sellingPlans: { id: string }[] };
+}
+
+/**
+ * A box shop (the Bundles specs and the boxes journey): the Snacks product (Crisps, Nuts, Figs), a
+ * monthly "Snack box plan" the app mirrors, the app opened on the Pro plan.
+ */
+export async function snackBoxShop(page: Page, request: APIRequestContext, name: string): Promise<SnackBoxShop> {
+  const shop = await newShop(request, name);
+  const snacks = await simCall<{ variants: { id: string }[] }>(request, "POST", `/shops/${encodeURIComponent(shop)}/products`, {
+    title: "Snacks",
+    variants: [
+      { title: "Crisps", price: "3.00" },
+      { title: "Nuts", price: "4.50" },
+      { title: "Figs", price: "5.00" },
+    ],
+  });
+  const variants = snacks.variants.map((v) => v.id);
+  const group = await simCall<SnackBoxShop["group"]>(request, "POST", `/shops/${encodeURIComponent(shop)}/selling-plan-groups`, {
+    name: "Snack box plan",
+    plans: [{ name: "Monthly box", interval: "MONTH", intervalCount: 1 }],
+    variantIds: [variants[0]],
+  });
+  await openApp(page, shop);
+  cli("shops", "plan", "--shop", shop, "--plan", "pro");
+  seed("box-plan", shop, group.id, group.sellingPlans[0].id, "Snack box plan");
+  return { shop, variants, group };
+}
+
+/** Fills the Create bundle form: a build-a-box bundle "Snack box" on the Snack box plan, one fixed size. */
+export async function fillBoxBundle(app: FrameLocator, b: { size: string; price: string; items: number; cutoffDays: number }): Promise<void> {
+  await expect(app.locator("h1")).toHaveText("Create bundle");
+  await app.getByLabel("Title").fill("Snack box");
+  await app.getByLabel("Plan").selectOption({ label: "Snack box plan" });
+  await app.getByLabel("Size 1 name").fill(b.size);
+  await app.getByLabel("Size 1 price").fill(b.price);
+  await app.getByLabel("Size 1 items").fill(String(b.items));
+  await app.getByLabel("Selection cutoff (days before the charge)").fill(String(b.cutoffDays));
+}
+
+/** Opens the menu's resource picker and selects every Snacks variant. */
+export async function pickSnacks(page: Page, app: FrameLocator): Promise<void> {
+  await app.getByRole("button", { name: "Select products" }).click();
+  const picker = page.getByRole("dialog", { name: "Select products" });
+  await picker.getByRole("checkbox", { name: "Snacks", exact: true }).check();
+  await picker.getByRole("button", { name: "Select" }).click();
+  await expect(app.getByRole("heading", { name: "Snacks – Figs" })).toBeVisible();
+}

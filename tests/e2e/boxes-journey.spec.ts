@@ -17,11 +17,12 @@ import {
   cli,
   expectAccessible,
   expectNoHorizontalOverflow,
+  fillBoxBundle,
   navigate,
-  newShop,
-  openApp,
+  pickSnacks,
   seed,
   simCall,
+  snackBoxShop,
   watchConsole,
 } from "./admin-support";
 
@@ -34,39 +35,17 @@ test("a box merchant's month and a Mix & Match purchase, at 375 px", async ({ pa
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 375, height: 900 });
   const console = watchConsole(page);
-  const shop = await newShop(request, "e2e-boxes");
+  const { shop, variants, group: boxGroup } = await snackBoxShop(page, request, "e2e-boxes");
   const shopPath = `/shops/${encodeURIComponent(shop)}`;
   const contractOf = (id: string) => simCall<SimContract>(request, "GET", `${shopPath}/contracts/${encodeURIComponent(id)}`);
-  const snacks = await simCall<{ id: string; variants: { id: string }[] }>(request, "POST", `${shopPath}/products`, {
-    title: "Snacks",
-    variants: [
-      { title: "Crisps", price: "3.00" },
-      { title: "Nuts", price: "4.50" },
-      { title: "Figs", price: "5.00" },
-    ],
-  });
-  const [crisps, nuts, figs] = snacks.variants.map((v) => v.id);
-  const boxGroup = await simCall<{ id: string; sellingPlans: { id: string }[] }>(request, "POST", `${shopPath}/selling-plan-groups`, {
-    name: "Snack box plan",
-    plans: [{ name: "Monthly box", interval: "MONTH", intervalCount: 1 }],
-    variantIds: [crisps],
-  });
-  await openApp(page, shop);
-  cli("shops", "plan", "--shop", shop, "--plan", "pro");
-  seed("box-plan", shop, boxGroup.id, boxGroup.sellingPlans[0].id, "Snack box plan");
+  const [crisps, nuts, figs] = variants;
   const app = page.frameLocator("iframe#app-iframe");
   const key = JSON.parse(cli("keys", "mint", "--shop", shop, "--name", "boxes", "--scopes", "read:bundles,read:mixmatch")).key as string;
 
   // 1. The merchant creates a build-a-box bundle: boxes of four, picking closes 3 days before the charge.
   await navigate(page, "Bundles");
   await app.getByRole("link", { name: "Create bundle" }).first().click();
-  await expect(app.locator("h1")).toHaveText("Create bundle");
-  await app.getByLabel("Title").fill("Snack box");
-  await app.getByLabel("Plan").selectOption({ label: "Snack box plan" });
-  await app.getByLabel("Size 1 name").fill("Regular");
-  await app.getByLabel("Size 1 price").fill("30.00");
-  await app.getByLabel("Size 1 items").fill("4");
-  await app.getByLabel("Selection cutoff (days before the charge)").fill("3");
+  await fillBoxBundle(app, { size: "Regular", price: "30.00", items: 4, cutoffDays: 3 });
   await app.getByRole("button", { name: "Save bundle" }).click();
   await expect(app.locator("h1")).toHaveText("Snack box");
   const build = app.getByRole("link", { name: /^Build the \d{4}-\d{2} menu$/ }).first();
@@ -85,11 +64,7 @@ test("a box merchant's month and a Mix & Match purchase, at 375 px", async ({ pa
   // two Nuts and one Figs, then saves; the impact panel counts both subscribers before publishing.
   await build.click();
   await expect(app.locator("h1")).toContainText(`Snack box: ${period} menu`);
-  await app.getByRole("button", { name: "Select products" }).click();
-  const picker = page.getByRole("dialog", { name: "Select products" });
-  await picker.getByRole("checkbox", { name: "Snacks", exact: true }).check();
-  await picker.getByRole("button", { name: "Select" }).click();
-  await expect(app.getByRole("heading", { name: "Snacks – Figs" })).toBeVisible();
+  await pickSnacks(page, app);
   await app.getByRole("button", { name: "Save draft" }).click();
   await expect(app.getByText("The Regular box holds 4 items, but this menu offers at most 3", { exact: false })).toBeVisible();
   await expectAccessible(page);
@@ -208,6 +183,7 @@ test("a box merchant's month and a Mix & Match purchase, at 375 px", async ({ pa
   await app.getByLabel("Most items").fill("2");
   await app.getByLabel("Category 1 name").fill("Teas");
   await app.getByRole("button", { name: "Select products for category 1" }).click();
+  const picker = page.getByRole("dialog", { name: "Select products" });
   await picker.getByRole("checkbox", { name: "Tea", exact: true }).check();
   await picker.getByRole("button", { name: "Select" }).click();
   await app.getByRole("button", { name: "Save selection" }).click();

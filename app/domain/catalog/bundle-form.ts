@@ -61,7 +61,10 @@ export function shortestIntervalDays(interval: string, count: number): number {
   return per * Math.max(1, count);
 }
 
-/** The outer bounds of the sizes: what a pick is checked against (docs/decisions/105). */
+/** How a size's name is compared: the name a cart line carries matches whatever its case and spacing. */
+export const sizeKey = (label: string) => label.trim().toLowerCase();
+
+/** The outer bounds of the sizes: what a pick is checked against when the contract names no size (docs/decisions/167). */
 export function sizeBounds(sizes: readonly { min: number; max: number }[]): { min: number | null; max: number | null } {
   if (!sizes.length) return { min: null, max: null };
   return { min: Math.min(...sizes.map((s) => s.min)), max: Math.max(...sizes.map((s) => s.max)) };
@@ -75,8 +78,14 @@ export function checkBundleForm(input: unknown): { form: BundleForm; errors: nul
   const errors: FieldErrors = {};
   if (form.kind === "BUILD_A_BOX") {
     if (!form.sizes.length) errors.sizes = "Add at least one box size";
+    // A subscriber's size is named on their contract (docs/decisions/167-box-size-on-the-line.md): two
+    // sizes of one name could not be told apart.
+    const names = new Set<string>();
     form.sizes.forEach((s, i) => {
       if (s.min > s.max) errors[`sizes.${i}.max`] = "The maximum is below the minimum";
+      const name = sizeKey(s.label);
+      if (names.has(name)) errors[`sizes.${i}.label`] = "Another size has this name";
+      names.add(name);
     });
   }
   return Object.keys(errors).length ? { form: null, errors } : { form, errors: null };

@@ -1,23 +1,26 @@
 // The selection cutoff (docs/decisions/106-box-cutoff-job.md). Once a box subscriber's cutoff has
 // passed (selection_cutoff_days before the charge), their period's box is settled: the pick when it
-// is still valid against the published menu, else the menu's fallback box, written onto the
+// is still valid against the published menu and the size the box line bought
+// (docs/decisions/167-box-size-on-the-line.md), else the menu's fallback box, written onto the
 // contract's box line through Shopify's draft flow (subscriptionContractUpdate → draft line update →
 // subscriptionDraftCommit, the port's updateLine) and recorded in box_applications. A recorded
 // application is never applied again, so re-runs change nothing twice; Shopify's refusal is recorded
 // as REFUSED (a Risk Center item) and tried again on the next run; a platform outage leaves no row.
-import type { Bundle, BundleBox, BundleBoxItem } from "@prisma/client";
+import type { BundleBox, BundleBoxItem } from "@prisma/client";
 import { prisma } from "../../db.server";
 import { limiter } from "../../infra/async";
 import { QUEUES, enqueueBulk } from "../../infra/queues.server";
 import { log } from "../../infra/log.server";
 import { isPlatformError, platformFor, type ShopifyPort } from "../../platform/index.server";
-import { BOX_ITEMS_ATTRIBUTE, BOX_PERIOD_ATTRIBUTE, boxCutoff, periodOf } from "./box.server";
+import { BOX_ITEMS_ATTRIBUTE, BOX_PERIOD_ATTRIBUTE, boxBounds, boxCutoff, periodOf, sizeRefusal, type BoxBounds } from "./box.server";
 
 /** Which the cutoff applied: the subscriber's pick, or the fallback box. */
 export const BOX_SOURCE_ATTRIBUTE = "_box_source";
 const OWN_ATTRIBUTES = [BOX_PERIOD_ATTRIBUTE, BOX_ITEMS_ATTRIBUTE, BOX_SOURCE_ATTRIBUTE];
 const DAY_MS = 86_400_000;
 const BATCH = 1000;
+/** APPLIED rows written per statement. */
+const FLUSH = 100;
 
 export interface CutoffReport {
   applied: number;
@@ -33,8 +36,8 @@ export interface CutoffReport {
 type Item = { variant_id: string; quantity: number };
 type Menu = BundleBox & { items: BundleBoxItem[] };
 
-/** The pick when it is still valid against the menu and the bundle's bounds, else null. */
-export function validPick(items: Item[] | null, menu: Menu, bundle: Pick<Bundle, "boxSizeMin" | "boxSizeMax">): Item[] | null {
+/** The pick when it is still valid against the menu and the size the box line bought (boxBounds), else null. */
+export function validPick(items: Item[] | null, menu: Menu, bounds: BoxBounds): Item[] | null {
   if (!items?.length) return null;
   const byVariant = new Map(menu.items.map((i) => [i.variantGid, i]));
   let size = 0;
@@ -43,8 +46,7 @@ export function validPick(items: Item[] | null, menu: Menu, bundle: Pick<Bundle,
     if (!item || p.quantity < 1 || (item.maxQuantity !== null && p.quantity > item.maxQuantity)) return null;
     size += p.quantity;
   }
-  if ((bundle.boxSizeMin !== null && size < bundle.boxSizeMin) || (bundle.boxSizeMax !== null && size > bundle.boxSizeMax)) return null;
-  return items;
+  return sizeRefusal(size, bounds) ? null : items;
 }
 
 export const fallbackOf = (menu: Menu): Item[] =>
@@ -89,6 +91,14 @@ export async function runBoxCutoff(shopDomain: string, opts: { now?: Date; concu
       }
       return menus.get(period)!;
     };
+    // Boxes Shopify committed, recorded every FLUSH and at the end of each batch: a crash in between
+    // re-applies those boxes once on the next run (the same attributes), as docs/decisions/106 allows.
+    let applied: AppliedBox[] = [];
+    const flush = async () => {
+      const rows = applied;
+      applied = [];
+      await recordApplied(shop.id, bundle.id, rows);
+    };
     // Due: charge ahead, cutoff passed (next charge < now + cutoff days).
     let after: string | undefined;
     for (;;) {
@@ -126,17 +136,19 @@ export async function runBoxCutoff(shopDomain: string, opts: { now?: Date; concu
             report.noMenu++;
             return;
           }
-          const pick = validPick(pickOf.get(`${c.contractGid}|${period}`) ?? null, menu, bundle);
-          const items = pick ?? fallbackOf(menu);
-          const source = pick ? "PICK" : "FALLBACK";
-          const key = { shopId_contractGid_period: { shopId: shop.id, contractGid: c.contractGid, period } };
+          const picked = pickOf.get(`${c.contractGid}|${period}`) ?? null;
+          // Until the draft answers with the box line, the fallback is what a refusal records.
+          const box: { items: Item[]; source: "PICK" | "FALLBACK" } = { items: fallbackOf(menu), source: "FALLBACK" };
           try {
             // The draft opens with its lines (docs/decisions/108-box-cutoff-throughput.md): the box
-            // line and its other attributes are read there, not by a contract read before it.
+            // line, the size it bought (docs/decisions/167-box-size-on-the-line.md) and its other
+            // attributes are read there, not by a contract read before it.
             await run(() =>
               port.updateLineOfDraft(c.contractGid, (lines) => {
                 const line = lines.find((l) => l.sellingPlanId && plans.has(l.sellingPlanId));
                 if (!line) throw new RefusedError("The subscription has no line on the box's plan.");
+                const pick = validPick(picked, menu, boxBounds(bundle, line.customAttributes));
+                if (pick) Object.assign(box, { items: pick, source: "PICK" });
                 const kept = (line.customAttributes ?? []).filter((a) => !OWN_ATTRIBUTES.includes(a.key));
                 return {
                   lineId: line.id,
@@ -144,8 +156,8 @@ export async function runBoxCutoff(shopDomain: string, opts: { now?: Date; concu
                     customAttributes: [
                       ...kept,
                       { key: BOX_PERIOD_ATTRIBUTE, value: period },
-                      { key: BOX_ITEMS_ATTRIBUTE, value: items.map((i) => `${i.variant_id}:${i.quantity}`).join(",") },
-                      { key: BOX_SOURCE_ATTRIBUTE, value: source === "PICK" ? "pick" : "fallback" },
+                      { key: BOX_ITEMS_ATTRIBUTE, value: box.items.map((i) => `${i.variant_id}:${i.quantity}`).join(",") },
+                      { key: BOX_SOURCE_ATTRIBUTE, value: box.source === "PICK" ? "pick" : "fallback" },
                     ],
                   },
                 };
@@ -161,26 +173,44 @@ export async function runBoxCutoff(shopDomain: string, opts: { now?: Date; concu
             report.refused++;
             const error = err instanceof Error ? err.message : String(err);
             await prisma.boxApplication.upsert({
-              where: key,
-              create: { shopId: shop.id, bundleId: bundle.id, contractGid: c.contractGid, period, source, status: "REFUSED", items, error },
-              update: { source, status: "REFUSED", items, error },
+              where: { shopId_contractGid_period: { shopId: shop.id, contractGid: c.contractGid, period } },
+              create: { shopId: shop.id, bundleId: bundle.id, contractGid: c.contractGid, period, ...box, status: "REFUSED", error },
+              update: { ...box, status: "REFUSED", error },
             });
             return;
           }
-          await prisma.boxApplication.upsert({
-            where: key,
-            create: { shopId: shop.id, bundleId: bundle.id, contractGid: c.contractGid, period, source, status: "APPLIED", items },
-            update: { source, status: "APPLIED", items, error: null },
-          });
+          // Written in groups, not one statement per contract (docs/decisions/108-box-cutoff-throughput.md).
+          applied.push({ contractGid: c.contractGid, period, ...box });
+          if (applied.length >= FLUSH) await flush();
           report.applied++;
-          if (pick) report.picks++;
+          if (box.source === "PICK") report.picks++;
           else report.fallbacks++;
         }),
       );
+      await flush();
       if (due.length < BATCH) break;
     }
   }
   return report;
+}
+
+interface AppliedBox {
+  contractGid: string;
+  period: string;
+  source: "PICK" | "FALLBACK";
+  items: Item[];
+}
+
+/** APPLIED rows for boxes Shopify committed, in one INSERT ... ON CONFLICT (a refused row becomes APPLIED). */
+async function recordApplied(shopId: string, bundleId: string, rows: AppliedBox[]): Promise<void> {
+  if (!rows.length) return;
+  await prisma.$executeRaw`
+    INSERT INTO box_applications (id, shop_id, bundle_id, contract_gid, period, source, status, items, error, created_at, updated_at)
+    SELECT gen_random_uuid()::text, ${shopId}, ${bundleId}, t.gid, t.period, t.source::"BoxApplicationSource", 'APPLIED', t.items::jsonb, NULL, now(), now()
+      FROM unnest(${rows.map((r) => r.contractGid)}::text[], ${rows.map((r) => r.period)}::text[], ${rows.map((r) => r.source)}::text[],
+                  ${rows.map((r) => JSON.stringify(r.items))}::text[]) AS t(gid, period, source, items)
+    ON CONFLICT (shop_id, contract_gid, period)
+    DO UPDATE SET source = EXCLUDED.source, status = 'APPLIED', items = EXCLUDED.items, error = NULL, updated_at = now()`;
 }
 
 class RefusedError extends Error {}

@@ -1,7 +1,8 @@
 // Build-a-box on the Customer API (docs/decisions/072-box-object.md). The box of a contract is
 // the period of its next charge: the bundle its line subscribes under, that period's menu, the
 // customer's pick, and whether the pick is still open. A pick is checked against the published
-// menu and the bundle's size bounds, then applied to the contract at once through the platform
+// menu and the size the line bought (else the bundle's outer bounds), then applied to the contract
+// at once through the platform
 // (the box line's custom attributes, by the draft → line update → commit flow) and recorded in
 // box_selections. Titles, images and prices always come from the menu, never from the client.
 import type { Bundle, BundleBox, BundleBoxItem } from "@prisma/client";
@@ -11,6 +12,8 @@ import { log } from "../../infra/log.server";
 import type { PlatformContract, PlatformLine } from "../../platform/port";
 import { customerContract, type PortalContext } from "./portal.server";
 import { iso } from "../shared/money.server";
+import { sizeKey } from "../catalog/bundle-form";
+import { storedSizes } from "../catalog/bundle-builder.server";
 import { platformErrors } from "../shared/platform-call.server";
 
 const DAY_MS = 86_400_000;
@@ -18,6 +21,40 @@ const DAY_MS = 86_400_000;
 /** Line attribute keys the app owns on the box line; every other attribute is preserved. */
 export const BOX_PERIOD_ATTRIBUTE = "_box_period";
 export const BOX_ITEMS_ATTRIBUTE = "_box_items";
+
+/**
+ * The size bought, by name: a line property of the box's product page (`properties[_box_size]`), which
+ * Shopify keeps as the contract line's custom attribute (docs/decisions/167-box-size-on-the-line.md).
+ */
+export const BOX_SIZE_ATTRIBUTE = "_box_size";
+
+/** The item counts a pick is held to, and the size's name when the line names one of the bundle's sizes. */
+export interface BoxBounds {
+  label: string | null;
+  min: number | null;
+  max: number | null;
+}
+
+/**
+ * The size the box line bought, else the bundle's outer bounds: a contract from before the size was
+ * recorded, or one naming a size the merchant has since renamed or removed, keeps the old rule.
+ */
+export function boxBounds(
+  bundle: Pick<Bundle, "sizes" | "boxSizeMin" | "boxSizeMax">,
+  attributes: readonly { key: string; value: string }[] | undefined,
+): BoxBounds {
+  const named = attributes?.find((a) => a.key === BOX_SIZE_ATTRIBUTE)?.value;
+  const size = named ? storedSizes(bundle).find((s) => sizeKey(s.label) === sizeKey(named)) : undefined;
+  return size ? { label: size.label, min: size.min, max: size.max } : { label: null, min: bundle.boxSizeMin, max: bundle.boxSizeMax };
+}
+
+/** Why a box of `count` items does not fit the bounds (null: it fits). */
+export function sizeRefusal(count: number, b: BoxBounds): string | null {
+  const box = b.label ? `Your ${b.label} box` : "The box";
+  if (b.min !== null && count < b.min) return `${box} holds at least ${b.min} items; this pick has ${count}.`;
+  if (b.max !== null && count > b.max) return `${box} holds at most ${b.max} items; this pick has ${count}.`;
+  return null;
+}
 
 export type ClosedReason = "not_build_a_box" | "no_upcoming_charge" | "menu_not_published" | "past_cutoff" | "subscription_inactive";
 
@@ -233,11 +270,12 @@ export async function saveCustomerBox(ctx: PortalContext & { contractGid: string
     if (item.maxQuantity !== null && pick.quantity > item.maxQuantity)
       throw new ApiError("invalid_request", `body.items.${i}.quantity: the ${l.period} menu allows at most ${item.maxQuantity} of this item per box.`);
   }
-  const size = ctx.items.reduce((n, p) => n + p.quantity, 0);
-  if (bundle.boxSizeMin !== null && size < bundle.boxSizeMin)
-    throw new ApiError("invalid_request", `The box holds at least ${bundle.boxSizeMin} items; this pick has ${size}.`);
-  if (bundle.boxSizeMax !== null && size > bundle.boxSizeMax)
-    throw new ApiError("invalid_request", `The box holds at most ${bundle.boxSizeMax} items; this pick has ${size}.`);
+  // Held to the size this subscriber bought when the line names it (docs/decisions/167-box-size-on-the-line.md).
+  const misfit = sizeRefusal(
+    ctx.items.reduce((n, p) => n + p.quantity, 0),
+    boxBounds(bundle, l.found.line.customAttributes),
+  );
+  if (misfit) throw new ApiError("invalid_request", misfit);
 
   const kept = (l.found.line.customAttributes ?? []).filter((a) => a.key !== BOX_PERIOD_ATTRIBUTE && a.key !== BOX_ITEMS_ATTRIBUTE);
   const attributes = [

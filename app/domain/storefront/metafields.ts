@@ -25,6 +25,11 @@ export interface BundlePlanValue {
   selling_plan_id: string | null;
   selling_plans: SellingPlanOption[];
   selection_cutoff_days: number;
+  /**
+   * Build-a-box: the sizes sold. The block sends the one chosen as the `_box_size` line property,
+   * which the contract keeps and picks are held to (docs/decisions/167-box-size-on-the-line.md).
+   */
+  box_sizes: Array<{ label: string; min_items: number; max_items: number }>;
 }
 
 /** app.mix_match: the Mix & Match selection the product page offers. */

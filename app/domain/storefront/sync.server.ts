@@ -10,6 +10,7 @@ import type { SellingPlanGroupWebhook } from "../../infra/job-payloads";
 import { log } from "../../infra/log.server";
 import { ensureStorefrontDefinitions } from "./definitions.server";
 import { STOREFRONT_METAFIELDS, type BundlePlanValue, type MixMatchValue, type StorefrontMetafieldKey } from "./metafields";
+import { storedSizes } from "../catalog/bundle-builder.server";
 import { livePlatform, sellingPlanFields, type LiveGroup } from "../catalog/selling-plans-live.server";
 import { readGroupsLive, type LiveReadOptions } from "./live-read.server";
 
@@ -69,6 +70,7 @@ async function desiredMetafields(shopId: string, shopDomain: string, read: LiveR
       selling_plan_group_id: b.group.groupGid,
       ...sellingPlanFields(g),
       selection_cutoff_days: b.selectionCutoffDays,
+      box_sizes: b.kind === "BUILD_A_BOX" ? storedSizes(b).map((z) => ({ label: z.label, min_items: z.min, max_items: z.max })) : [],
     };
     put(productsOf(g), STOREFRONT_METAFIELDS.bundlePlan.key, value, `bundle ${b.id}`);
   }

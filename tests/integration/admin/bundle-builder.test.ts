@@ -70,7 +70,7 @@ describe("the bundle builder", () => {
     expect(bundles.json.data[0]).toMatchObject({ id: r.bundleId, selling_plan_group_id: group.id, selection_cutoff_days: 3, box_size_min: 2, box_size_max: 4 });
   });
 
-  it("refuses a cutoff as long as the billing interval, a plan of another shop and a size whose maximum is below its minimum, on their fields", async () => {
+  it("refuses a cutoff as long as the billing interval, a plan of another shop, a size whose maximum is below its minimum and two sizes of one name, on their fields", async () => {
     const { ctx, group } = await boxShop();
     const other = await boxShop();
     expect(await createBundle(ctx, bundleForm(group.id, { selectionCutoffDays: 28 }))).toEqual({
@@ -80,6 +80,17 @@ describe("the bundle builder", () => {
     expect(await createBundle(ctx, bundleForm(other.group.id))).toEqual({ ok: false, errors: { groupGid: "Choose one of your shop's plans" } });
     const r = await createBundle(ctx, bundleForm(group.id, { sizes: [{ label: "Odd", min: 5, max: 3, price: "1.00" }] }));
     expect(r).toEqual({ ok: false, errors: { "sizes.0.max": "The maximum is below the minimum" } });
+    // A contract names its size (docs/decisions/167): two sizes of one name could not be told apart.
+    const twins = await createBundle(
+      ctx,
+      bundleForm(group.id, {
+        sizes: [
+          { label: "Small", min: 2, max: 2, price: "1.00" },
+          { label: " small", min: 3, max: 3, price: "2.00" },
+        ],
+      }),
+    );
+    expect(twins).toEqual({ ok: false, errors: { "sizes.1.label": "Another size has this name" } });
     expect(await prisma.bundle.count({ where: { shopId: ctx.shopId } })).toBe(0);
     const ok = await createBundle(ctx, bundleForm(group.id, { selectionCutoffDays: 27 }));
     expect(ok.ok).toBe(true);

@@ -6,6 +6,7 @@
 import { prisma } from "../../../app/db.server";
 import { saveMenu } from "../../../app/domain/catalog/box-menu-builder.server";
 import { createBundle } from "../../../app/domain/catalog/bundle-builder.server";
+import type { BoxSizeForm } from "../../../app/domain/catalog/bundle-form";
 import { queueBoxCutoffs, type CutoffReport } from "../../../app/domain/customer/box-cutoff.server";
 import { saveCustomerBox } from "../../../app/domain/customer/box.server";
 import { openRisks } from "../../../app/domain/shop/risks.server";
@@ -19,8 +20,11 @@ const DAY = 86_400_000;
 
 type SimContract = { id: string; revisionId: number; lines: { customAttributes?: { key: string; value: string }[] }[] };
 
-/** A box shop: bundle (cutoff 3 days, boxes of 2), a published menu for the period of `charge`, and `n` subscribers charged then. */
-async function boxShop(n: number, charge: Date) {
+/**
+ * A box shop: bundle (cutoff 3 days, boxes of 2 unless `sizes`), a published menu for the period of
+ * `charge`, and `n` subscribers charged then; `sizeOf(i)` is the size subscriber i's box line names.
+ */
+async function boxShop(n: number, charge: Date, opts: { sizes?: BoxSizeForm[]; sizeOf?: (i: number) => string | undefined } = {}) {
   const { domain, shopId } = await stack.installShop();
   const shop = stack.control.shop(domain);
   const product = await stack.control.call<{ variants: { id: string }[] }>("POST", `${shop}/products`, {
@@ -44,7 +48,7 @@ async function boxShop(n: number, charge: Date) {
     kind: "BUILD_A_BOX",
     groupGid: group.id,
     selectionCutoffDays: 3,
-    sizes: [{ label: "Two", min: 2, max: 2, price: "9.00" }],
+    sizes: opts.sizes ?? [{ label: "Two", min: 2, max: 2, price: "9.00" }],
   });
   if (!b.ok) throw new Error(JSON.stringify(b.errors));
   const period = charge.toISOString().slice(0, 7);
@@ -63,6 +67,7 @@ async function boxShop(n: number, charge: Date) {
   if (!menu.ok) throw new Error(JSON.stringify(menu.errors));
   const subscribers: { customerId: string; contractId: string }[] = [];
   for (let i = 0; i < n; i++) {
+    const size = opts.sizeOf?.(i);
     const customer = await stack.control.call<{ id: string }>("POST", `${shop}/customers`, {
       email: `cut${i}-${Date.now()}@example.com`,
       paymentMethod: { kind: "credit_card" },
@@ -72,7 +77,14 @@ async function boxShop(n: number, charge: Date) {
       status: "ACTIVE",
       nextBillingDate: charge.toISOString(),
       billingPolicy: { interval: "MONTH", intervalCount: 1, anchors: [] },
-      lines: [{ variantId: v[0], quantity: 1, sellingPlanId: group.sellingPlans[0].id }],
+      lines: [
+        {
+          variantId: v[0],
+          quantity: 1,
+          sellingPlanId: group.sellingPlans[0].id,
+          customAttributes: size === undefined ? undefined : [{ key: "_box_size", value: size }],
+        },
+      ],
       webhooks: false,
     });
     await reconcileContract(domain, c.id);
@@ -156,6 +168,76 @@ describe("the box cutoff job", () => {
         now: new Date(charge.getTime() - 10 * DAY),
       }),
     ).rejects.toMatchObject({ code: "selection_closed" });
+  });
+
+  it("holds a pick to the size the box line bought, in the Customer API and at the cutoff; a line naming no size keeps the outer bounds", async () => {
+    const charge = new Date(Date.now() + 2 * DAY); // the job's cutoff has passed; the API calls below run before it
+    const sizes = [
+      { label: "Small", min: 2, max: 2, price: "9.00" },
+      { label: "Large", min: 4, max: 4, price: "16.00" },
+    ];
+    const bought = ["Small", "large ", undefined]; // the third line names no size (a contract from before sizes were recorded)
+    const s = await boxShop(3, charge, { sizes, sizeOf: (i) => bought[i] });
+    const [small, large, unnamed] = s.subscribers;
+    const pick = (sub: { customerId: string; contractId: string }, items: [string, number][]) =>
+      saveCustomerBox({
+        shopId: s.shopId,
+        shopDomain: s.domain,
+        customerId: sub.customerId,
+        contractGid: sub.contractId,
+        items: items.map(([variantId, quantity]) => ({ variantId, quantity })),
+        now: new Date(charge.getTime() - 5 * DAY),
+      });
+    const [crisps, figs] = [s.v[0], s.v[2]];
+    // Four items fit the bundle's outer bounds (2 to 4), not the Small box bought.
+    await expect(
+      pick(small, [
+        [crisps, 2],
+        [figs, 2],
+      ]),
+    ).rejects.toMatchObject({
+      code: "invalid_request",
+      message: "Your Small box holds at most 2 items; this pick has 4.",
+    });
+    await expect(
+      pick(large, [
+        [crisps, 1],
+        [figs, 1],
+      ]),
+    ).rejects.toMatchObject({
+      code: "invalid_request",
+      message: "Your Large box holds at least 4 items; this pick has 2.",
+    });
+    await pick(small, [[figs, 2]]);
+    await pick(large, [
+      [crisps, 2],
+      [figs, 2],
+    ]);
+    await pick(unnamed, [
+      [crisps, 2],
+      [figs, 1],
+    ]);
+    expect((await attributes(s.shop, small.contractId)).attrs).toMatchObject({ _box_size: "Small", _box_items: `${figs}:2` });
+
+    // A pick stored before the size was checked (four items on the Small box) is not applied: the fallback is.
+    await prisma.boxSelection.update({
+      where: { shopId_contractGid_period: { shopId: s.shopId, contractGid: small.contractId, period: s.period } },
+      data: {
+        items: [
+          { variant_id: crisps, quantity: 2 },
+          { variant_id: figs, quantity: 2 },
+        ],
+      },
+    });
+    expect(await tick(s.domain, new Date())).toMatchObject({ applied: 3, picks: 2, fallbacks: 1, refused: 0 });
+    expect((await attributes(s.shop, small.contractId)).attrs).toEqual({
+      _box_size: "Small",
+      _box_period: s.period,
+      _box_items: `${crisps}:1,${figs}:1`,
+      _box_source: "fallback",
+    });
+    expect((await attributes(s.shop, large.contractId)).attrs).toMatchObject({ _box_size: "large ", _box_items: `${crisps}:2,${figs}:2`, _box_source: "pick" });
+    expect((await attributes(s.shop, unnamed.contractId)).attrs).toEqual({ _box_period: s.period, _box_items: `${crisps}:2,${figs}:1`, _box_source: "pick" });
   });
 
   it("leaves subscribers whose cutoff is still ahead alone", async () => {

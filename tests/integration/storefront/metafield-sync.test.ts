@@ -41,6 +41,7 @@ describe("storefront metafield sync", () => {
       selling_plan_id: s.group.planGid,
       selling_plans: [{ selling_plan_id: s.group.planGid, name: "Monthly, 10% off" }],
       selection_cutoff_days: 4,
+      box_sizes: [],
     });
     const mix: MixMatchValue = await valueOn(s, s.products.tea, "mix_match");
     expect(mix).toMatchObject({

@@ -13,6 +13,7 @@ const bundle = (over: Partial<BundlePlanValue> = {}): string =>
     selling_plan_id: "gid://shopify/SellingPlan/77",
     selling_plans: [{ selling_plan_id: "gid://shopify/SellingPlan/77", name: "Monthly" }],
     selection_cutoff_days: 4,
+    box_sizes: [],
     ...over,
   } satisfies BundlePlanValue);
 
@@ -67,6 +68,30 @@ describe("bundle-plan block", () => {
     ]);
     expect(html).toMatch(/<fieldset[^>]*>\s*<legend>Delivery schedule<\/legend>/);
     expect(html).toMatch(/<label>\s*<input[^>]*value="78"[^>]*>\s*Every 2 months\s*<\/label>/);
+  });
+
+  it("offers a build-a-box bundle's sizes as the _box_size line property, the first checked, escaped", async () => {
+    const html = await renderBlock("bundle-plan", {
+      metafields: {
+        bundle_plan: bundle({
+          box_sizes: [
+            { label: "Small", min_items: 2, max_items: 2 },
+            { label: "Big <& hungry>", min_items: 4, max_items: 6 },
+          ],
+        }),
+      },
+      sectionId: "main",
+    });
+    const sizes = inputs(html).filter((i) => attr(i, "name") === "properties[_box_size]");
+    expect(sizes.map((r) => [attr(r, "type"), attr(r, "value"), attr(r, "form"), /\bchecked\b/.test(r)])).toEqual([
+      ["radio", "Small", "product-form-main", true],
+      ["radio", "Big &lt;&amp; hungry&gt;", "product-form-main", false],
+    ]);
+    expect(html).toMatch(/<legend>Box size<\/legend>/);
+    expect(html).toMatch(/<input[^>]*value="Small"[^>]*>\s*Small: 2 items\s*<\/label>/);
+    expect(html).toContain("Big &lt;&amp; hungry&gt;: 4 to 6 items");
+    // Without sizes (a curated or regular bundle): no size field.
+    expect(await renderBlock("bundle-plan", { metafields: { bundle_plan: bundle() } })).not.toContain("_box_size");
   });
 
   it("renders nothing without a metafield, or when the plan offers no selling plan (a cleared value)", async () => {
