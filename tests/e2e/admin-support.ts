@@ -100,7 +100,7 @@ export function seed(name: string, ...args: string[]): string {
   return execFileSync("node_modules/.bin/tsx", [`tests/e2e/fixtures/seed-${name}.ts`, ...args], { env: e2eEnv(), encoding: "utf8" });
 }
 
-/** The demo shops (prisma/seed.ts) on this e2e run's stack: seeded by the first spec that asks, once per run. */
+/** The demo shops (prisma/seed.ts) on this e2e run's stack: seeded by the first test file that asks, once per run. */
 export const DEMO_SHOP = "demo-shop.myshopify.com";
 export function seedDemo(): void {
   // tests/e2e/serve.ts clears .data/e2e when the stack starts, so the mark lives exactly as long as the stack.
@@ -168,7 +168,7 @@ export interface SnackBoxShop {
 }
 
 /**
- * A box shop (the Bundles specs and the boxes journey): the Snacks product (Crisps, Nuts, Figs), a
+ * A box shop (the Bundles tests and the boxes journey): the Snacks product (Crisps, Nuts, Figs), a
  * monthly "Snack box plan" the app mirrors, the app opened on the Pro plan.
  */
 export async function snackBoxShop(page: Page, request: APIRequestContext, name: string): Promise<SnackBoxShop> {
