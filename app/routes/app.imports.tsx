@@ -7,6 +7,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { useFocusableTableScroll } from "../embedded/use-focusable-table-scroll";
 import { Badge, Banner, BlockStack, Button, Card, DataTable, DropZone, InlineStack, Layout, Page, ProgressBar, Text } from "@shopify/polaris";
 import { saveFile } from "../embedded/save-file";
 import { staffAction } from "../embedded/context.server";
@@ -72,6 +73,8 @@ const STATUS_TONE: Record<string, "info" | "success" | "critical" | "attention" 
 
 function Report({ report }: { report: PageReport }) {
   const fileErrors = report.errors.filter((e) => e.row === 0);
+  const errorsWrap = useFocusableTableScroll("Errors in the file", [report]);
+  const itemsWrap = useFocusableTableScroll("Subscriptions in the file", [report]);
   return (
     <SectionCard title="Dry run">
       <Text as="p">
@@ -84,25 +87,29 @@ function Report({ report }: { report: PageReport }) {
         </Banner>
       )}
       {report.errors.length > 0 ? (
-        <DataTable
-          columnContentTypes={["numeric", "text", "text"]}
-          headings={["Row", "Column", "Error"]}
-          rows={report.errors.map((e) => [e.row, e.column ?? "", e.message])}
-        />
+        <div ref={errorsWrap}>
+          <DataTable
+            columnContentTypes={["numeric", "text", "text"]}
+            headings={["Row", "Column", "Error"]}
+            rows={report.errors.map((e) => [e.row, e.column ?? "", e.message])}
+          />
+        </div>
       ) : (
         <Banner tone="success" title="No errors found" />
       )}
-      <DataTable
-        columnContentTypes={["text", "text", "text", "text", "numeric"]}
-        headings={["Rows", "Customer", "Action", "Status", "Lines"]}
-        rows={report.items.map((i) => [
-          i.rows.join(", "),
-          `${i.email}${i.customer ? ` (${i.customer === "new" ? "new customer" : "existing customer"})` : ""}`,
-          ACTION_WORDS[i.action] ?? i.action,
-          STATUS_WORDS[i.status] ?? i.status,
-          i.lines,
-        ])}
-      />
+      <div ref={itemsWrap}>
+        <DataTable
+          columnContentTypes={["text", "text", "text", "text", "numeric"]}
+          headings={["Rows", "Customer", "Action", "Status", "Lines"]}
+          rows={report.items.map((i) => [
+            i.rows.join(", "),
+            `${i.email}${i.customer ? ` (${i.customer === "new" ? "new customer" : "existing customer"})` : ""}`,
+            ACTION_WORDS[i.action] ?? i.action,
+            STATUS_WORDS[i.status] ?? i.status,
+            i.lines,
+          ])}
+        />
+      </div>
       {report.more > 0 && (
         <Text as="p" tone="subdued">
           …and {report.more} more subscriptions.
@@ -129,6 +136,7 @@ export default function ImportPage() {
   const uploaded = upload.data?.ok && upload.data.id ? upload.data : null;
   const report = uploaded?.report ?? null;
   const active = progress && (progress.status === "queued" || progress.status === "running");
+  const failuresWrap = useFocusableTableScroll("Subscriptions that failed", [progress]);
 
   useEffect(() => {
     if (inspection) setMapping({ preset: inspection.preset, mapping: { ...inspection.mappings[inspection.preset] }, currency: "" });
@@ -262,11 +270,13 @@ export default function ImportPage() {
                   </Text>
                   {progress.error && <Banner tone="critical" title={progress.error} />}
                   {progress.failures.length > 0 && (
-                    <DataTable
-                      columnContentTypes={["text", "text", "text"]}
-                      headings={["Rows", "Column", "Why it failed"]}
-                      rows={progress.failures.map((f) => [f.rows.join(", "), f.column ?? "", f.message])}
-                    />
+                    <div ref={failuresWrap}>
+                      <DataTable
+                        columnContentTypes={["text", "text", "text"]}
+                        headings={["Rows", "Column", "Why it failed"]}
+                        rows={progress.failures.map((f) => [f.rows.join(", "), f.column ?? "", f.message])}
+                      />
+                    </div>
                   )}
                   {progress.failed > 0 && !active && (
                     <InlineStack>
