@@ -7,7 +7,8 @@
 // the same path with 100,000 contracts is measured by `npm run bench:reconcile`.
 import { prisma } from "../../../app/db.server";
 import { enqueue, queue, QUEUES } from "../../../app/infra/queues.server";
-import { exited, startWorker } from "../../support/processes";
+import { exited } from "../../support/processes";
+import { killMidBulkRead } from "../../support/bulk-read-crash";
 import { eventuallyProgressing, startStack, type Stack } from "../../support/stack";
 
 let stack: Stack;
@@ -44,26 +45,15 @@ describe("bulk reconcile worker crash", () => {
     };
 
     // Small batches (100 contracts a transaction) so the kill lands between two checkpoints.
-    const first = startWorker(QUEUES.mirror, WORKER);
-    await first.ready;
     const jobId = `reconcile-${shop.domain}-crash`;
-    await enqueue(QUEUES.mirror, "reconcile-shop", { domain: shop.domain }, { jobId });
-    const midway = await eventuallyProgressing(async () => {
-      const row = await bulkRead();
-      return row && row.rootsApplied >= 300 && row.rootsApplied <= N - 1_000 ? row : null;
-    }, progress);
-    const gone = exited(first);
-    first.kill("SIGKILL");
-    expect((await gone).signal).toBe("SIGKILL");
-
-    const stopped = (await bulkRead())!;
-    expect(stopped.finishedAt).toBeNull();
-    expect(stopped.rootsApplied).toBeGreaterThanOrEqual(midway.rootsApplied);
-    expect(stopped.rootsApplied).toBeLessThan(N);
-    const operation = stopped.operationGid;
-    expect(operation).toMatch(/^gid:\/\/shopify\/BulkOperation\/\d+$/);
-
-    const second = startWorker(QUEUES.mirror, WORKER);
+    const { midway, operation, second } = await killMidBulkRead({
+      workerEnv: WORKER,
+      start: () => enqueue(QUEUES.mirror, "reconcile-shop", { domain: shop.domain }, { jobId }),
+      bulkRead: () => bulkRead(),
+      progress,
+      midwayWindow: (row) => row.rootsApplied >= 300 && row.rootsApplied <= N - 1_000,
+      total: N,
+    });
     try {
       await second.ready;
       const done = await eventuallyProgressing(async () => {

@@ -7,7 +7,8 @@ import { prisma } from "../../../app/db.server";
 import { LARGE_STOREFRONT_GROUPS, readGroupsLive } from "../../../app/domain/storefront/live-read.server";
 import { syncStorefrontMetafields } from "../../../app/domain/storefront/sync.server";
 import { enqueue, queue, QUEUES } from "../../../app/infra/queues.server";
-import { exited, startWorker } from "../../support/processes";
+import { exited } from "../../support/processes";
+import { killMidBulkRead } from "../../support/bulk-read-crash";
 import { eventuallyProgressing, startStack, type Stack } from "../../support/stack";
 import { createBundle, createPlanGroup } from "../../support/fixtures";
 import { seedStorefrontShop } from "../../support/storefront-factories";
@@ -98,26 +99,15 @@ describe("storefront sync of a large shop through a bulk operation", () => {
     };
     const WORKER = { BULK_READ_BATCH: "1", WORKER_LOCK_MS: "5000" };
 
-    const first = startWorker(QUEUES.mirror, WORKER);
-    await first.ready;
     const jobId = `storefront-${s.domain}-crash`;
-    await enqueue(QUEUES.mirror, "sync-storefront", { domain: s.domain }, { jobId });
-    const midway = await eventuallyProgressing(async () => {
-      const row = await bulkRead();
-      return row && row.rootsApplied >= 40 && row.rootsApplied <= N - 150 ? row : null;
-    }, progress);
-    const gone = exited(first);
-    first.kill("SIGKILL");
-    expect((await gone).signal).toBe("SIGKILL");
-
-    const stopped = (await bulkRead())!;
-    expect(stopped.finishedAt).toBeNull();
-    expect(stopped.rootsApplied).toBeGreaterThanOrEqual(midway.rootsApplied);
-    expect(stopped.rootsApplied).toBeLessThan(total);
-    const operation = stopped.operationGid;
-    expect(operation).toMatch(/^gid:\/\/shopify\/BulkOperation\/\d+$/);
-
-    const second = startWorker(QUEUES.mirror, WORKER);
+    const { operation, second } = await killMidBulkRead({
+      workerEnv: WORKER,
+      start: () => enqueue(QUEUES.mirror, "sync-storefront", { domain: s.domain }, { jobId }),
+      bulkRead: () => bulkRead(),
+      progress,
+      midwayWindow: (row) => row.rootsApplied >= 40 && row.rootsApplied <= N - 150,
+      total,
+    });
     try {
       await second.ready;
       const job = await eventuallyProgressing(async () => {
@@ -132,7 +122,7 @@ describe("storefront sync of a large shop through a bulk operation", () => {
       expect((await stack.control.bulkOperations(s.domain)).started).toBe(1);
       // Exactly once: the checkpoints' count is the shop's groups, each read once, all of this operation.
       expect(done.rootsApplied).toBe(total);
-      expect(await prisma.storefrontGroupRead.count({ where: { shopId: s.shopId, operationGid: operation! } })).toBe(total);
+      expect(await prisma.storefrontGroupRead.count({ where: { shopId: s.shopId, operationGid: operation } })).toBe(total);
       // The sync the resumed read fed: the seeded products and the bundled groups' products, all written.
       expect(job.returnvalue).toEqual({ products: 2 + LARGE_STOREFRONT_GROUPS, written: 4 + LARGE_STOREFRONT_GROUPS, cleared: 0 });
     } finally {
