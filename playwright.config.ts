@@ -5,10 +5,23 @@ import { CHROMIUM_PATH, E2E_PORT as PORT } from "./tests/setup/workers";
 
 export const E2E_BASE_URL = `http://127.0.0.1:${PORT}`;
 
+/**
+ * The files that read or re-seed the demo shops (seedDemo in tests/e2e/admin-support.ts): they
+ * share one shop, so they run one at a time. Every other file makes shops of its own and runs
+ * beside them, two files at once (docs/decisions/171-e2e-in-two-workers.md).
+ */
+const DEMO_FILES = ["merchant-journey.spec.ts", "merchant-words.spec.ts", "root-page.spec.ts", "theme-blocks.spec.ts"];
+
 export default defineConfig({
   testDir: "tests/e2e",
   timeout: 30_000,
-  workers: 1,
+  workers: 2,
+  // The demo files first: they run one after another, so started last they would be a tail run
+  // by one worker while the other idles.
+  projects: [
+    { name: "demo-shops", testMatch: DEMO_FILES, workers: 1 },
+    { name: "own-shops", testIgnore: DEMO_FILES },
+  ],
   reporter: "list",
   use: {
     screenshot: "only-on-failure",

@@ -36,6 +36,28 @@ function must(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env)
   }
 }
 
+/** Runs setup steps at once; each one's output is printed whole when it ends, and any failure ends the run. */
+async function mustAll(commands: [string, string[]][]): Promise<void> {
+  const results = await Promise.all(
+    commands.map(
+      ([cmd, args]) =>
+        new Promise<{ label: string; ok: boolean }>((resolve) => {
+          const label = `${cmd.split("/").pop()} ${args.join(" ")}`;
+          const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], env: process.env });
+          let output = "";
+          child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+          child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+          child.once("close", (code) => {
+            if (output.trim()) console.log(`[test] ${label}:\n${output.trimEnd()}`);
+            resolve({ label, ok: code === 0 });
+          });
+        }),
+    ),
+  );
+  const failed = results.filter((r) => !r.ok);
+  if (failed.length) stop(`failed: ${failed.map((r) => r.label).join("; ")}`);
+}
+
 step(`services (run ${RUN_ID}: databases subscriptions_test_${RUN_ID}_*, ports ${PORT_BASE}-${PORT_BASE + 999})`);
 const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
 await admin.connect();
@@ -60,12 +82,14 @@ must(
   env,
 );
 
-step("type check, lint and build");
-must("node_modules/.bin/tsc", ["--noEmit"]);
-must("node_modules/.bin/eslint", ["."]);
-must("npm", ["run", "--silent", "lint:deps"]);
-must("node_modules/.bin/prettier", ["--check", "--log-level", "warn", "."]);
-must("npm", ["run", "--silent", "build"]);
+step("type check, lint and build (side by side: each is one process on one core)");
+await mustAll([
+  ["node_modules/.bin/tsc", ["--noEmit"]],
+  ["node_modules/.bin/eslint", ["."]],
+  ["npm", ["run", "--silent", "lint:deps"]],
+  ["node_modules/.bin/prettier", ["--check", "--log-level", "warn", "."]],
+  ["npm", ["run", "--silent", "build"]],
+]);
 
 mkdirSync("test-results", { recursive: true });
 step("vitest: unit and integration");
