@@ -19,6 +19,8 @@ export const BATCHED_TABLES = {
   mailgun_event_tokens: "token",
   notification_log: "id",
   webhook_deliveries: "id",
+  // The delivery log's DEFAULT partition: months are dropped whole (docs/decisions/169-delivery-partitions.md).
+  webhook_deliveries_default: "id",
 } as const;
 export type BatchedTable = keyof typeof BATCHED_TABLES;
 

@@ -2,7 +2,9 @@
 // through an index that leads on its age (docs/decisions/144-bounded-tables.md). Run by the daily sweep.
 //   idempotency keys     24 h  (docs/decisions/021-idempotency.md)
 //   inbound webhook ids  7 days (Shopify retries a webhook for up to 48 hours)
-//   delivery log         30 days (/docs#section/Decisions-on-open-points), attempts with it
+//   delivery log         30 days (/docs#section/Decisions-on-open-points), attempts with it: whole
+//                        months dropped once past it (delivery-partitions.server.ts, decision 169);
+//                        only the DEFAULT partition's rows are deleted here
 //   events               EVENT_RETENTION_DAYS (90): past the delivery log, so an event outlives
 //                        every delivery of it; a contract's history page shows that window
 //   billing history      BILLING_HISTORY_RETENTION_DAYS (730): settled cycles (paid, refused, or
@@ -11,6 +13,7 @@
 import { Prisma } from "@prisma/client";
 import { env } from "../../env.server";
 import { deleteInBatches, type BatchedTable } from "../../infra/batched-delete.server";
+import { DELIVERY_RETENTION_DAYS } from "./delivery-partitions.server";
 
 const DAY = 86_400_000;
 
@@ -25,7 +28,11 @@ const before = (now: Date, ms: number) => new Date(now.getTime() - ms);
 
 export const RETENTION_RULES: RetentionRule[] = [
   { table: "idempotency_records", report: "idempotencyForgotten", where: (now) => Prisma.sql`created_at < ${before(now, DAY)}` },
-  { table: "webhook_deliveries", report: "deliveriesPruned", where: (now) => Prisma.sql`created_at < ${before(now, 30 * DAY)}` },
+  {
+    table: "webhook_deliveries_default",
+    report: "deliveriesPruned",
+    where: (now) => Prisma.sql`created_at < ${before(now, DELIVERY_RETENTION_DAYS * DAY)}`,
+  },
   { table: "inbound_webhooks", report: "inboundWebhooksPruned", where: (now) => Prisma.sql`received_at < ${before(now, 7 * DAY)}` },
   // A token only has to outlive its event's 15-minute signature window (docs/decisions/102).
   { table: "mailgun_event_tokens", report: "mailgunTokensForgotten", where: (now) => Prisma.sql`seen_at < ${before(now, DAY)}` },

@@ -163,6 +163,8 @@ export type AttemptResult = "delivered" | "failed" | "exhausted" | "stale" | "se
 
 interface AttemptRow {
   id: string;
+  /** The delivery's created_at: the second half of its key, written on its attempts (docs/decisions/169). */
+  createdAt: Date;
   endpointId: string;
   status: string;
   attempts: number;
@@ -190,7 +192,7 @@ const loads = new Batcher<string, AttemptRow | null>(
   async (ids) => {
     const rows = await hotQuery<AttemptRow>(
       Prisma.sql`
-      SELECT d.id, d.endpoint_id AS "endpointId", d.status::text AS status, d.attempts, d.manual,
+      SELECT d.id, d.created_at AS "createdAt", d.endpoint_id AS "endpointId", d.status::text AS status, d.attempts, d.manual,
              e.url, e.enabled, e.secret_ciphertext AS "secretCiphertext",
              ev.id AS "eventId", ev.type AS "eventType", ev.created_at AS "eventCreatedAt", ev.data AS "eventData", ev.test AS "eventTest",
              s.domain AS "shopDomain", s.install_state::text AS "installState"
@@ -302,7 +304,7 @@ export async function attemptDelivery(job: { deliveryId: string; attempt: number
 
   const recorded =
     status === "exhausted" && counts
-      ? await recordExhausted(row.id, row.endpointId, job.attempt, row.manual, startedAt, finishedAt, result.code, error, row.shop.domain)
+      ? await recordExhausted(row.id, row.createdAt, row.endpointId, job.attempt, row.manual, startedAt, finishedAt, result.code, error, row.shop.domain)
       : await records.add({
           deliveryId: row.id,
           attempt: job.attempt,
@@ -361,10 +363,10 @@ async function recordAttempts(items: AttemptOutcome[]): Promise<boolean[]> {
              delivered_at = CASE WHEN i.status = 'delivered' THEN i.finished::timestamp(3) ELSE d.delivered_at END
         FROM input i
        WHERE d.id = i.id AND d.attempts = i.attempt - 1 AND d.status IN ('pending', 'failed')
-      RETURNING d.id, d.endpoint_id, i.attempt, i.status, i.code, i.error, i.started, i.finished, i.manual, i.attempt_id
+      RETURNING d.id, d.created_at, d.endpoint_id, i.attempt, i.status, i.code, i.error, i.started, i.finished, i.manual, i.attempt_id
     ), logged AS (
-      INSERT INTO webhook_attempts (id, delivery_id, number, manual, started_at, finished_at, response_code, error, outcome)
-      SELECT attempt_id, id, attempt, manual, started::timestamp(3), finished::timestamp(3), code, error, status::"DeliveryStatus" FROM moved
+      INSERT INTO webhook_attempts (id, delivery_id, delivery_created_at, number, manual, started_at, finished_at, response_code, error, outcome)
+      SELECT attempt_id, id, created_at, attempt, manual, started::timestamp(3), finished::timestamp(3), code, error, status::"DeliveryStatus" FROM moved
       RETURNING 1
     ), reset AS (
       UPDATE webhook_endpoints e SET consecutive_exhausted = 0
@@ -386,6 +388,7 @@ const records = new Batcher<AttemptOutcome, boolean>(recordAttempts, { maxBatch:
 /** An automatic delivery exhausted: counted towards disabling its endpoint (at ten, disabled). */
 async function recordExhausted(
   deliveryId: string,
+  deliveryCreatedAt: Date,
   endpointId: string,
   attempt: number,
   manual: boolean,
@@ -397,11 +400,13 @@ async function recordExhausted(
 ): Promise<boolean> {
   return prisma.$transaction(async (tx) => {
     const moved = await tx.webhookDelivery.updateMany({
-      where: { id: deliveryId, attempts: attempt - 1, status: { in: ["pending", "failed"] } },
+      where: { id: deliveryId, createdAt: deliveryCreatedAt, attempts: attempt - 1, status: { in: ["pending", "failed"] } },
       data: { attempts: attempt, status: "exhausted", responseCode: code, lastError: error, nextAttemptAt: null },
     });
     if (moved.count === 0) return false;
-    await tx.webhookAttempt.create({ data: { deliveryId, number: attempt, manual, startedAt, finishedAt, responseCode: code, error, outcome: "exhausted" } });
+    await tx.webhookAttempt.create({
+      data: { deliveryId, deliveryCreatedAt, number: attempt, manual, startedAt, finishedAt, responseCode: code, error, outcome: "exhausted" },
+    });
     const ep = await tx.webhookEndpoint.update({
       where: { id: endpointId },
       data: { consecutiveExhausted: { increment: 1 } },

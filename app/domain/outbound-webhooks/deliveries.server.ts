@@ -105,6 +105,7 @@ export async function sendTestEvent(input: { shopId: string; endpointId: string;
   const sourceKey = `test:${randomUUID()}`;
   const eventId = eventIdFor(sourceKey);
   const now = new Date();
+  // The delivery's created_at is its event's (its month partition; docs/decisions/169-delivery-partitions.md).
   const delivery = await prisma.$transaction(async (tx) => {
     await tx.event.create({ data: { id: eventId, shopId: input.shopId, type, data: EVENT_CATALOGUE[type].example, sourceKey, test: true, createdAt: now } });
     return tx.webhookDelivery.create({
@@ -136,7 +137,7 @@ export async function resendDelivery(input: { shopId: string; deliveryId: string
   if (!row) throw new ApiError("not_found", "No such webhook delivery on this shop");
   if (row.status === "pending") return view(row); // its attempt is on its way already
   await requeueManual([row]);
-  return view(await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: row.id } }));
+  return view(await prisma.webhookDelivery.findUniqueOrThrow({ where: { id_createdAt: { id: row.id, createdAt: row.createdAt } } }));
 }
 
 export const RECOVER_MAX = 1000;

@@ -53,6 +53,9 @@ export interface Published {
  * deliveries, one per enabled endpoint subscribed to its type. The entitlement is planAllowsApi
  * (app/domain/shop/shops.server.ts) written in SQL: installed, on Pro, and not a partner development
  * store whose platform plan is unpaid. Delivery ids are random UUIDs (like the attempt log's).
+ * A delivery's created_at is its event's: the month partition it lands in, and the third column of
+ * the (event_id, endpoint_id, created_at) key ON CONFLICT checks, which is then still one delivery
+ * per event and endpoint (docs/decisions/169-delivery-partitions.md).
  */
 /** The contract an event's data names, stored beside it so a contract's history reads by index (decision 144). */
 const contractOf = (data: Prisma.InputJsonValue): string | null => {
@@ -68,14 +71,14 @@ function publishSql(input: PublishInput, data: Prisma.InputJsonValue, eventId: s
       INSERT INTO events (id, shop_id, type, data, source_key, created_at, contract_gid)
       VALUES (${eventId}, ${input.shopId}, ${input.type}, ${JSON.stringify(data)}::jsonb, ${input.sourceKey}, ${occurred}::timestamp(3), ${contractOf(data)})
       ON CONFLICT DO NOTHING
-      RETURNING id
+      RETURNING id, created_at
     ), entitled AS (
       SELECT 1 FROM shops s
        WHERE s.id = ${input.shopId} AND s.install_state = 'INSTALLED' AND s.app_plan = 'PRO'
          AND (NOT s.partner_development OR s.platform_plan_paid)
     ), dl AS (
       INSERT INTO webhook_deliveries (id, shop_id, endpoint_id, event_id, event, next_attempt_at, created_at)
-      SELECT gen_random_uuid()::text, e.shop_id, e.id, ev.id, ${input.type}, ${now}::timestamp(3), ${now}::timestamp(3)
+      SELECT gen_random_uuid()::text, e.shop_id, e.id, ev.id, ${input.type}, ${now}::timestamp(3), ev.created_at
         FROM ev CROSS JOIN webhook_endpoints e
        WHERE e.shop_id = ${input.shopId} AND e.enabled AND ${input.type}::text = ANY(e.events) AND EXISTS (SELECT 1 FROM entitled)
       ON CONFLICT DO NOTHING

@@ -3,12 +3,15 @@
 // statements are captured from the real code as it runs, then EXPLAINed against tables seeded
 // with a realistic spread of ages and ANALYZEd), and every retention DELETE removes at most
 // RETENTION_BATCH_ROWS rows (counted by a statement-level trigger, not by the code's own report).
+// The delivery log is partitioned by month (docs/decisions/169-delivery-partitions.md): its old
+// months are dropped whole, and only its DEFAULT partition is deleted from by rows.
 import pg from "pg";
 import { prisma } from "../../../app/db.server";
 import { runDailySweep } from "../../../app/domain/housekeeping/daily-sweep.server";
 import { requeueWebhookWork } from "../../../app/domain/outbound-webhooks/sweep.server";
 import { subscriptionHistory } from "../../../app/domain/subscriptions/history.server";
 import { redactShop } from "../../../app/domain/shop/lifecycle.server";
+import { ensureDeliveryPartitions, monthPartitions } from "../../../app/domain/housekeeping/delivery-partitions.server";
 import { createShop } from "../../support/fixtures";
 
 vi.hoisted(() => {
@@ -29,6 +32,10 @@ const BIG = [
   "audit_events",
 ];
 const BIG_RE = new RegExp(`\\b(?:FROM|UPDATE|JOIN)\\s+(?:"public"\\.)?"?(${BIG.join("|")})"?`, "i");
+/** A month or DEFAULT partition of a big table, named as its parent. */
+const parentOf = (relation: string) => relation.replace(/_(?:y\d{4}m\d{2}|default)$/, "");
+/** The delivery log's DEFAULT partition: deleted from by rows, so its deletes are counted too. */
+const DELIVERIES_DEFAULT = "webhook_deliveries_default";
 
 type Captured = { text: string; values: unknown[] };
 const captured: Captured[] = [];
@@ -48,10 +55,10 @@ beforeAll(() => {
 afterAll(async () => {
   pg.Client.prototype.query = originalQuery;
   await prisma.shop.deleteMany({ where: { id: { in: cleanup } } });
-  for (const t of BIG) await prisma.$executeRawUnsafe(`ALTER TABLE "${t}" RESET (autovacuum_enabled)`);
+  for (const t of BIG) for (const leaf of await storage(t)) await prisma.$executeRawUnsafe(`ALTER TABLE "${leaf}" RESET (autovacuum_enabled)`);
   // The delete-counting triggers go too: later test files share this worker's database, and a
   // trigger left behind would make every DELETE on these tables fail once its log table is gone.
-  for (const t of BIG) await prisma.$executeRawUnsafe(`DROP TRIGGER IF EXISTS scale_log_delete ON "${t}"`);
+  for (const t of [...BIG, DELIVERIES_DEFAULT]) await prisma.$executeRawUnsafe(`DROP TRIGGER IF EXISTS scale_log_delete ON "${t}"`);
   await prisma.$executeRawUnsafe(`DROP FUNCTION IF EXISTS scale_log_delete()`);
   await prisma.$executeRawUnsafe(`DROP TABLE IF EXISTS scale_delete_log CASCADE`);
 });
@@ -78,16 +85,29 @@ async function seed(shopId: string, domain: string, rows: number, contracts: num
     `INSERT INTO webhook_deliveries (id, shop_id, endpoint_id, event_id, event, status, attempts, next_attempt_at, created_at)
      SELECT 'dl-' || $1 || '-' || g, $1, 'ep-' || $1, 'evt-' || $1 || '-' || g, 'subscription.updated',
             CASE WHEN g % 1000 = 0 THEN 'failed'::"DeliveryStatus" ELSE 'delivered'::"DeliveryStatus" END, 1,
-            CASE WHEN g % 1000 = 0 THEN now() + interval '1 hour' END, now() - (g * interval '1 day' * 31 / $2)
+            CASE WHEN g % 1000 = 0 THEN now() + interval '1 hour' END, now() - (g * interval '1 day' * 91 / $2)
        FROM generate_series(1, $2) g`,
     shopId,
     rows,
   );
+  // DEFAULT (months without a partition) as its retention must plan it at its worst: a tenth more
+  // rows dated a year back (past retention) beside half as many again dated a year ahead (kept).
   await x(
-    `INSERT INTO webhook_attempts (id, delivery_id, number, started_at, finished_at, outcome)
-     SELECT 'at-' || $1 || '-' || g, 'dl-' || $1 || '-' || g, 1, now(), now(), 'delivered' FROM generate_series(1, $2) g`,
+    `INSERT INTO webhook_deliveries (id, shop_id, endpoint_id, event_id, event, status, attempts, created_at)
+     SELECT 'dl-old-' || $1 || '-' || g, $1, 'ep-' || $1, 'evt-' || $1 || '-' || g, 'subscription.updated', 'delivered'::"DeliveryStatus", 1,
+            now() - interval '365 days' - (g * interval '1 second')
+       FROM generate_series(1, $2 / 10) g
+     UNION ALL
+     SELECT 'dl-ahead-' || $1 || '-' || g, $1, 'ep-' || $1, 'evt-' || $1 || '-' || g, 'subscription.updated', 'delivered'::"DeliveryStatus", 1,
+            now() + interval '365 days' + (g * interval '1 second')
+       FROM generate_series(1, $2 / 2) g`,
     shopId,
     rows,
+  );
+  await x(
+    `INSERT INTO webhook_attempts (id, delivery_id, delivery_created_at, number, started_at, finished_at, outcome)
+     SELECT 'at-' || d.id, d.id, d.created_at, 1, now(), now(), 'delivered' FROM webhook_deliveries d WHERE d.shop_id = $1`,
+    shopId,
   );
   await x(
     `INSERT INTO inbound_webhooks (webhook_id, shop_domain, topic, received_at, processed_at)
@@ -134,10 +154,17 @@ async function seed(shopId: string, domain: string, rows: number, contracts: num
   );
 }
 
+/** The tables that hold a big table's rows: its partitions, or itself (a partitioned table has no storage options). */
+async function storage(t: string): Promise<string[]> {
+  const leaves = await prisma.$queryRawUnsafe<{ name: string }[]>(`SELECT relid::text AS name FROM pg_partition_tree($1) WHERE isleaf`, t);
+  return leaves.length ? leaves.map((l) => l.name) : [t];
+}
+
 async function analyze() {
   for (const t of BIG) {
-    await prisma.$executeRawUnsafe(`ALTER TABLE "${t}" SET (autovacuum_enabled = false)`); // the statistics stay those of the seeded tables
-    await prisma.$executeRawUnsafe(`ANALYZE "${t}"`);
+    // The statistics stay those of the seeded tables.
+    for (const leaf of await storage(t)) await prisma.$executeRawUnsafe(`ALTER TABLE "${leaf}" SET (autovacuum_enabled = false)`);
+    await prisma.$executeRawUnsafe(`ANALYZE "${t}"`); // a partitioned table's ANALYZE takes its partitions too
   }
 }
 
@@ -148,7 +175,7 @@ async function logDeletes() {
   await prisma.$executeRawUnsafe(`
     CREATE OR REPLACE FUNCTION scale_log_delete() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN INSERT INTO scale_delete_log SELECT TG_TABLE_NAME, count(*) FROM gone; RETURN NULL; END $$`);
-  for (const t of BIG) {
+  for (const t of [...BIG, DELIVERIES_DEFAULT]) {
     await prisma.$executeRawUnsafe(`DROP TRIGGER IF EXISTS scale_log_delete ON "${t}"`);
     await prisma.$executeRawUnsafe(
       `CREATE TRIGGER scale_log_delete AFTER DELETE ON "${t}" REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION scale_log_delete()`,
@@ -169,33 +196,57 @@ it("plans every sweeper, retention, history and erasure statement on an index, a
   const others = await createShop({ offlineSession: false });
   const shop = await createShop({ offlineSession: false });
   cleanup.push(others.id);
+  const now = new Date();
+  // The delivery log's months as production has them: every month of the last three, and two ahead.
+  for (const back of [93, 62, 31, 0]) await ensureDeliveryPartitions(new Date(now.getTime() - back * 86_400_000));
   await seed(others.id, others.domain, N * 2, 2000);
-  await seed(shop.id, shop.domain, 1500, 100);
+  await seed(shop.id, shop.domain, 2000, 100);
   await analyze();
   await logDeletes();
-  const expectedOld = await prisma.$queryRawUnsafe<{ deliveries: number; events: number; cycles: number }[]>(
-    `SELECT (SELECT count(*) FROM webhook_deliveries WHERE shop_id = ANY($1) AND created_at < now() - interval '30 days')::int AS deliveries,
+  const cutoff = new Date(now.getTime() - 30 * 86_400_000);
+  const months = await monthPartitions("webhook_deliveries");
+  const past = months.filter((m) => m.to <= cutoff).map((m) => m.name);
+  const expectedOld = await prisma.$queryRawUnsafe<{ inPastMonths: number; attemptsInPastMonths: number; inDefault: number; events: number; cycles: number }[]>(
+    `SELECT (SELECT count(*) FROM webhook_deliveries WHERE shop_id = ANY($1) AND tableoid::regclass::text = ANY($2))::int AS "inPastMonths",
+            (SELECT count(*) FROM webhook_attempts WHERE delivery_id LIKE 'dl-%' AND tableoid::regclass::text = ANY($3))::int AS "attemptsInPastMonths",
+            (SELECT count(*) FROM webhook_deliveries_default WHERE created_at < $4)::int AS "inDefault",
             (SELECT count(*) FROM events WHERE shop_id = ANY($1) AND created_at < now() - interval '90 days')::int AS events,
             (SELECT count(*) FROM billing_cycles WHERE shop_id = ANY($1) AND status = 'PAID' AND cycle_at < now() - interval '730 days')::int AS cycles`,
     [others.id, shop.id],
+    past,
+    past.map((name) => name.replace("webhook_deliveries", "webhook_attempts")),
+    cutoff,
   );
-  expect(expectedOld[0].deliveries).toBeGreaterThan(BATCH * 2); // more than one batch each: batching shows
+  expect(past.length).toBeGreaterThanOrEqual(1);
+  expect(expectedOld[0].inPastMonths).toBeGreaterThan(BATCH * 2);
+  expect(expectedOld[0].attemptsInPastMonths).toBe(expectedOld[0].inPastMonths);
+  expect(expectedOld[0].inDefault).toBeGreaterThan(BATCH * 2); // more than one batch each: batching shows
   expect(expectedOld[0].events).toBeGreaterThan(BATCH);
   expect(expectedOld[0].cycles).toBeGreaterThan(BATCH * 2);
 
   recording = true;
   try {
-    await requeueWebhookWork(new Date(), 60_000);
-    const report = await runDailySweep(new Date());
+    await requeueWebhookWork(now, 60_000);
+    const report = await runDailySweep(now);
     const history = await subscriptionHistory(shop.id, "gid://shopify/SubscriptionContract/7");
     expect(history.length).toBeGreaterThan(0);
-    // The sweep's own report agrees with what was old (a second count, not its own).
-    expect(report.deliveriesPruned).toBe(expectedOld[0].deliveries);
+    // The months past retention went whole (below, with their attempts); the others stayed.
+    expect(report.deliveryMonthsDropped).toBe(past.length);
+    // The sweep's own report agrees with what was old in DEFAULT (a second count, not its own).
+    expect(report.deliveriesPruned).toBe(expectedOld[0].inDefault);
     expect(report.billingCyclesPruned).toBe(expectedOld[0].cycles);
     expect(report.eventsPruned).toBe(expectedOld[0].events);
   } finally {
     recording = false;
   }
+  expect((await monthPartitions("webhook_deliveries")).map((m) => m.name)).toEqual(months.filter((m) => !past.includes(m.name)).map((m) => m.name));
+  const attemptMonths = (await monthPartitions("webhook_attempts")).map((m) => m.name.replace("webhook_attempts", "webhook_deliveries"));
+  expect(attemptMonths.filter((n) => past.includes(n))).toEqual([]);
+  const pastEnd = months.find((m) => m.name === past[past.length - 1])!.to;
+  const mine = { shopId: { in: [others.id, shop.id] } };
+  expect(await prisma.webhookDelivery.count({ where: { ...mine, createdAt: { gte: months[0].from, lt: pastEnd } } })).toBe(0);
+  expect(await prisma.webhookAttempt.count({ where: { deliveryCreatedAt: { gte: months[0].from, lt: pastEnd } } })).toBe(0);
+  expect(await prisma.webhookDelivery.count({ where: { ...mine, createdAt: { gte: cutoff } } })).toBeGreaterThan(N);
   const sweepLog = await prisma.$queryRawUnsafe<{ tbl: string; n: number }[]>(`SELECT tbl, n FROM scale_delete_log`);
   await prisma.$executeRawUnsafe(`TRUNCATE scale_delete_log`);
 
@@ -208,14 +259,16 @@ it("plans every sweeper, retention, history and erasure statement on an index, a
   const redactLog = await prisma.$queryRawUnsafe<{ tbl: string; n: number }[]>(`SELECT tbl, n FROM scale_delete_log`);
 
   // Bounded: no statement deleted more than a batch of any big table, and the big ones took several.
-  const direct = ["webhook_deliveries", "events", "billing_cycles", "idempotency_records", "inbound_webhooks", "audit_events"];
+  const direct = ["webhook_deliveries", DELIVERIES_DEFAULT, "events", "billing_cycles", "idempotency_records", "inbound_webhooks", "audit_events"];
   for (const { tbl, n } of [...sweepLog, ...redactLog].filter((r) => direct.includes(r.tbl))) expect(n, tbl).toBeLessThanOrEqual(BATCH);
   const statements = (log: { tbl: string; n: number }[], tbl: string) => log.filter((r) => r.tbl === tbl && r.n > 0).length;
-  expect(statements(sweepLog, "webhook_deliveries")).toBeGreaterThanOrEqual(3);
+  // No row of a month partition was deleted by the sweep: those went whole; DEFAULT's old rows in batches.
+  expect(sweepLog.filter((r) => r.tbl === "webhook_deliveries").reduce((s, r) => s + r.n, 0)).toBe(0);
+  expect(statements(sweepLog, DELIVERIES_DEFAULT)).toBeGreaterThanOrEqual(3);
   expect(statements(sweepLog, "billing_cycles")).toBeGreaterThanOrEqual(3);
   expect(statements(redactLog, "events")).toBeGreaterThanOrEqual(2);
   expect(statements(redactLog, "webhook_deliveries")).toBeGreaterThanOrEqual(2);
-  expect(sweepLog.filter((r) => r.tbl === "webhook_deliveries").reduce((s, r) => s + r.n, 0)).toBe(expectedOld[0].deliveries);
+  expect(sweepLog.filter((r) => r.tbl === DELIVERIES_DEFAULT).reduce((s, r) => s + r.n, 0)).toBe(expectedOld[0].inDefault);
   expect(await prisma.event.count({ where: { shopId: shop.id } })).toBe(0);
   expect(await prisma.event.count({ where: { shopId: others.id } })).toBeGreaterThan(N);
 
@@ -234,7 +287,7 @@ it("plans every sweeper, retention, history and erasure statement on an index, a
       const { rows } = await run.call(client, { text: `EXPLAIN (FORMAT JSON) ${c.text}`, values: c.values });
       for (const node of walk(rows[0]["QUERY PLAN"][0].Plan)) {
         if (node["Index Name"]) indexesUsed.add(node["Index Name"]);
-        if (node["Node Type"] === "Seq Scan" && BIG.includes(node["Relation Name"] ?? ""))
+        if (node["Node Type"] === "Seq Scan" && BIG.includes(parentOf(node["Relation Name"] ?? "")))
           seqScans.push(`${node["Relation Name"]}: ${c.text.replace(/\s+/g, " ").slice(0, 200)}`);
       }
     }
@@ -242,7 +295,16 @@ it("plans every sweeper, retention, history and erasure statement on an index, a
     await client.end();
   }
   expect(checked.length).toBeGreaterThanOrEqual(15);
-  expect(seqScans).toEqual([]);
+  // A month ahead holds no row yet: the planner rightly reads an empty partition without an index.
+  const empty = await prisma.$queryRawUnsafe<{ name: string }[]>(`SELECT relname::text AS name FROM pg_class WHERE relkind = 'r' AND reltuples = 0`);
+  const emptyNames = new Set(empty.map((e) => e.name));
+  expect(seqScans.filter((s) => !emptyNames.has(s.slice(0, s.indexOf(":"))))).toEqual([]);
+  // A partition's index is named after its partition: counted as the partitioned table's index it belongs to.
+  const roots = await prisma.$queryRawUnsafe<{ name: string }[]>(
+    `SELECT coalesce(pg_partition_root(c.oid)::text, c.relname::text) AS name FROM pg_class c WHERE c.relname = ANY($1)`,
+    [...indexesUsed],
+  );
+  for (const r of roots) indexesUsed.add(r.name);
   for (const index of [
     "inbound_webhooks_pending_idx",
     "inbound_webhooks_received_at_idx",

@@ -132,7 +132,7 @@ it("publish is one statement: a replayed source writes nothing; below Pro, unins
   const first = await prisma.$transaction((tx) => publishEvent(tx, { shopId: shop.shopId, type: "subscription.paused", sourceKey, data: data(1) }));
   expect(first.created).toBe(true);
   expect(first.deliveryIds).toHaveLength(1);
-  const row = await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: first.deliveryIds[0] } });
+  const row = await prisma.webhookDelivery.findFirstOrThrow({ where: { id: first.deliveryIds[0] } });
   expect(row).toMatchObject({ endpointId: endpoint.id, eventId: first.eventId, event: "subscription.paused", status: "pending", attempts: 0, manual: false });
   expect(row.nextAttemptAt).not.toBeNull();
   const event = await prisma.event.findUniqueOrThrow({ where: { id: first.eventId } });

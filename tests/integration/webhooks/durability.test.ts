@@ -155,11 +155,11 @@ it("a worker SIGKILLed mid-delivery: the delivery completes after restart, with 
   const exit = exited(first);
   first.kill("SIGKILL");
   await exit;
-  expect((await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryIds[0] } })).status).toBe("pending");
+  expect((await prisma.webhookDelivery.findFirstOrThrow({ where: { id: deliveryIds[0] } })).status).toBe("pending");
 
   await worker({ WEBHOOK_TIMEOUT_MS: "10000" }); // its stalled-job check hands the dead worker's job on once the lock lapses
   const delivered = await eventually(async () => {
-    const d = await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryIds[0] } });
+    const d = await prisma.webhookDelivery.findFirstOrThrow({ where: { id: deliveryIds[0] } });
     return d.status === "delivered" ? d : null;
   }, 60_000);
   expect(delivered.attempts).toBe(1);

@@ -65,6 +65,7 @@ it("another shop's endpoint and delivery are not found; its endpoint id as a fil
   await prisma.webhookAttempt.create({
     data: {
       deliveryId: theirDelivery,
+      deliveryCreatedAt: (await prisma.webhookDelivery.findFirstOrThrow({ where: { id: theirDelivery } })).createdAt,
       number: 1,
       startedAt: new Date(),
       finishedAt: new Date(),

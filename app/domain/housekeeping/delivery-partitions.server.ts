@@ -1,0 +1,110 @@
+// The delivery log's month partitions (docs/decisions/169-delivery-partitions.md).
+//
+// `webhook_deliveries` is partitioned by month on created_at (the event's time) and
+// `webhook_attempts` on delivery_created_at, the same key, so a month of deliveries and its
+// attempts sit in partitions of the same name suffix: <table>_yYYYYmMM. The daily sweep
+//   - keeps this month and the next MONTHS_AHEAD created (inserts never wait on a partition), and
+//   - drops a month once all of it is older than the retention window: attempts first, then the
+//     deliveries' partition is detached (the attempts' foreign key is checked, and finds nothing)
+//     and dropped. No row is deleted one by one.
+// A row whose month has no partition lands in the DEFAULT partition (an event dated far from now).
+// When its month is created later, its rows move out of DEFAULT into the new month; rows of DEFAULT
+// past the retention window are deleted in batches, like any other log (retention.server.ts).
+import type { Prisma } from "@prisma/client";
+import { prisma } from "../../db.server";
+
+/** Months kept created beyond the current one. */
+export const MONTHS_AHEAD = 2;
+/** The delivery log's retention (docs/decisions/144-bounded-tables.md, 169). */
+export const DELIVERY_RETENTION_DAYS = 30;
+const DAY = 86_400_000;
+/** A DDL statement waits this long for its lock, then gives up until the next sweep, so it never queues writers behind a long read. */
+const LOCK_TIMEOUT = "5s";
+
+const DELIVERIES = "webhook_deliveries";
+const ATTEMPTS = "webhook_attempts";
+type Parent = typeof DELIVERIES | typeof ATTEMPTS;
+
+export const monthOf = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+const addMonths = (m: Date, n: number) => new Date(Date.UTC(m.getUTCFullYear(), m.getUTCMonth() + n, 1));
+const day = (d: Date) => d.toISOString().slice(0, 10);
+/** `webhook_deliveries_y2026m11`: an identifier made here, never from input. */
+export const partitionName = (parent: Parent, month: Date) => `${parent}_y${month.getUTCFullYear()}m${String(month.getUTCMonth() + 1).padStart(2, "0")}`;
+
+export interface MonthPartition {
+  name: string;
+  from: Date;
+  to: Date;
+}
+
+/** The month partitions of a parent, oldest first, from the catalogue (DEFAULT left out). */
+export async function monthPartitions(parent: Parent, db: Prisma.TransactionClient = prisma): Promise<MonthPartition[]> {
+  const rows = await db.$queryRaw<{ name: string; bound: string }[]>`
+    SELECT c.relname::text AS name, pg_get_expr(c.relpartbound, c.oid) AS bound
+      FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+     WHERE i.inhparent = ${parent}::regclass`;
+  const utc = (s: string) => new Date(s.replace(" ", "T") + "Z");
+  return rows
+    .map((r) => ({ name: r.name, m: /FROM \('([^']+)'\) TO \('([^']+)'\)/.exec(r.bound) }))
+    .filter((r): r is { name: string; m: RegExpExecArray } => r.m !== null)
+    .map((r) => ({ name: r.name, from: utc(r.m[1]), to: utc(r.m[2]) }))
+    .sort((a, b) => a.from.getTime() - b.from.getTime());
+}
+
+/**
+ * One month's pair of partitions, created beside the tables and attached (ATTACH takes a lock that
+ * lets reads and writes go on; CREATE TABLE ... PARTITION OF would block them). Rows of that month
+ * in DEFAULT move into it first, attempts before deliveries: deleting a delivery from DEFAULT
+ * cascades to its attempts, and by then they are in the new table, which is not attached yet.
+ */
+async function createMonth(month: Date): Promise<void> {
+  const from = day(month);
+  const to = day(addMonths(month, 1));
+  const d = partitionName(DELIVERIES, month);
+  const a = partitionName(ATTEMPTS, month);
+  await prisma.$transaction(async (tx) => {
+    const x = (sql: string) => tx.$executeRawUnsafe(sql);
+    await x(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
+    await x(`CREATE TABLE "${d}" (LIKE "${DELIVERIES}" INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+    await x(`CREATE TABLE "${a}" (LIKE "${ATTEMPTS}" INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+    const inMonth = (col: string) => `"${col}" >= '${from}' AND "${col}" < '${to}'`;
+    await x(`INSERT INTO "${a}" SELECT * FROM "${ATTEMPTS}_default" WHERE ${inMonth("delivery_created_at")}`);
+    await x(`INSERT INTO "${d}" SELECT * FROM "${DELIVERIES}_default" WHERE ${inMonth("created_at")}`);
+    await x(`DELETE FROM "${ATTEMPTS}_default" WHERE ${inMonth("delivery_created_at")}`);
+    await x(`DELETE FROM "${DELIVERIES}_default" WHERE ${inMonth("created_at")}`);
+    await x(`ALTER TABLE "${DELIVERIES}" ATTACH PARTITION "${d}" FOR VALUES FROM ('${from}') TO ('${to}')`);
+    await x(`ALTER TABLE "${ATTEMPTS}" ATTACH PARTITION "${a}" FOR VALUES FROM ('${from}') TO ('${to}')`);
+  });
+}
+
+/** This month and the next MONTHS_AHEAD exist as partitions; answers the months created. */
+export async function ensureDeliveryPartitions(now: Date): Promise<string[]> {
+  const have = new Set((await monthPartitions(DELIVERIES)).map((p) => p.name));
+  const created: string[] = [];
+  for (let i = 0; i <= MONTHS_AHEAD; i++) {
+    const month = addMonths(monthOf(now), i);
+    if (have.has(partitionName(DELIVERIES, month))) continue;
+    await createMonth(month);
+    created.push(partitionName(DELIVERIES, month));
+  }
+  return created;
+}
+
+/** Every month whose end is past the retention window, dropped whole; answers the months dropped. */
+export async function dropExpiredDeliveryPartitions(now: Date): Promise<string[]> {
+  const cutoff = new Date(now.getTime() - DELIVERY_RETENTION_DAYS * DAY);
+  const dropped: string[] = [];
+  for (const p of await monthPartitions(DELIVERIES)) {
+    if (p.to.getTime() > cutoff.getTime()) break;
+    const attempts = partitionName(ATTEMPTS, p.from);
+    await prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
+      await tx.$executeRawUnsafe(`DROP TABLE IF EXISTS "${attempts}"`);
+      // Detached before it is dropped: a partition the attempts' foreign key points at cannot be dropped.
+      await tx.$executeRawUnsafe(`ALTER TABLE "${DELIVERIES}" DETACH PARTITION "${p.name}"`);
+      await tx.$executeRawUnsafe(`DROP TABLE "${p.name}"`);
+    });
+    dropped.push(p.name);
+  }
+  return dropped;
+}
