@@ -3,7 +3,7 @@
 // Scoped by the shop through the delivery row: an id of another shop's delivery yields nothing.
 // docs/decisions/052-webhook-delivery.md (Log), 075-webhooks-page.md.
 import { prisma } from "../../db.server";
-import type { AttemptView } from "./deliveries.server";
+import { inDeliveryLog, type AttemptView } from "./deliveries.server";
 
 export interface DeliveryLogDetail {
   /** The event is a test event (sendTestEvent), not a change in the shop. */
@@ -15,7 +15,7 @@ export async function attemptLogs(shopId: string, deliveryIds: readonly string[]
   const out = new Map<string, DeliveryLogDetail>();
   if (!deliveryIds.length) return out;
   const rows = await prisma.webhookDelivery.findMany({
-    where: { shopId, id: { in: [...deliveryIds] } },
+    where: { shopId, id: { in: [...deliveryIds] }, ...inDeliveryLog() },
     select: {
       id: true,
       eventRecord: { select: { test: true } },

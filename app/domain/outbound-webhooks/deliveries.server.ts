@@ -12,6 +12,15 @@ import { planAllowsApi } from "../shop/shops.server";
 import { EVENT_CATALOGUE, type EventType } from "./catalogue";
 import { attemptJobId, enqueueAttempts, enqueueFirstAttempts } from "./jobs.server";
 import { eventIdFor } from "./publish.server";
+import { DELIVERY_RETENTION_DAYS } from "../housekeeping/delivery-partitions.server";
+
+/**
+ * The log shows the last 30 days ("Delivery log retention: 30 days"). Retention drops a month
+ * only once all of it is past 30 days (docs/decisions/169-delivery-partitions.md), so rows up to
+ * about 61 days old are still stored: every read of the log, and every manual send from it, stops
+ * at this window, so the log a merchant or the API sees is the 30 days the contract promises.
+ */
+export const inDeliveryLog = (now = new Date()) => ({ createdAt: { gte: new Date(now.getTime() - DELIVERY_RETENTION_DAYS * 86_400_000) } });
 
 export interface DeliveryView {
   id: string;
@@ -67,6 +76,7 @@ export async function listDeliveries(input: { shopId: string; filters: DeliveryF
       ...(input.filters.status ? { status: input.filters.status } : {}),
       ...(input.filters.event ? { event: input.filters.event } : {}),
       ...afterWhere(input.page.after),
+      AND: [inDeliveryLog()],
     },
     orderBy: KEYSET_ORDER,
     take: input.page.limit + 1,
@@ -75,7 +85,7 @@ export async function listDeliveries(input: { shopId: string; filters: DeliveryF
 }
 
 export async function getDelivery(shopId: string, id: string): Promise<DeliveryView & { attemptLog: AttemptView[] }> {
-  const row = await prisma.webhookDelivery.findFirst({ where: { id, shopId }, include: { attemptLog: { orderBy: { number: "asc" } } } });
+  const row = await prisma.webhookDelivery.findFirst({ where: { id, shopId, ...inDeliveryLog() }, include: { attemptLog: { orderBy: { number: "asc" } } } });
   if (!row) throw new ApiError("not_found", "No such webhook delivery on this shop");
   return {
     ...view(row),
@@ -133,7 +143,7 @@ async function requeueManual(rows: Array<Pick<WebhookDelivery, "id" | "attempts"
 
 export async function resendDelivery(input: { shopId: string; deliveryId: string }): Promise<DeliveryView> {
   await assertEntitled(input.shopId);
-  const row = await prisma.webhookDelivery.findFirst({ where: { id: input.deliveryId, shopId: input.shopId } });
+  const row = await prisma.webhookDelivery.findFirst({ where: { id: input.deliveryId, shopId: input.shopId, ...inDeliveryLog() } });
   if (!row) throw new ApiError("not_found", "No such webhook delivery on this shop");
   if (row.status === "pending") return view(row); // its attempt is on its way already
   await requeueManual([row]);
@@ -148,7 +158,7 @@ export async function recoverDeliveries(input: { shopId: string; endpointId: str
   const endpoint = await prisma.webhookEndpoint.findFirst({ where: { id: input.endpointId, shopId: input.shopId }, select: { id: true } });
   if (!endpoint) throw new ApiError("not_found", "No such webhook endpoint on this shop");
   const rows = await prisma.webhookDelivery.findMany({
-    where: { endpointId: endpoint.id, status: { in: ["failed", "exhausted"] }, createdAt: { gte: input.since } },
+    where: { endpointId: endpoint.id, status: { in: ["failed", "exhausted"] }, AND: [{ createdAt: { gte: input.since } }, inDeliveryLog()] },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     take: RECOVER_MAX,
     select: { id: true, attempts: true, status: true },

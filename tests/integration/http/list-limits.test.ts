@@ -13,6 +13,10 @@ const stack = useStack({ workers: false }, 120_000);
 const N = 260;
 const BASE = Date.UTC(2026, 0, 1);
 const at = (i: number) => new Date(BASE + i * 1000);
+// The delivery log shows its last 30 days only (docs/decisions/169-delivery-partitions.md): its
+// events and deliveries are dated a day ago, a second apart.
+const RECENT = Date.now() - 86_400_000;
+const recentAt = (i: number) => new Date(RECENT + i * 1000);
 
 type Envelope = { data: Array<Record<string, unknown>>; next_cursor: string | null; error?: { code: string; message: string } };
 let call: (path: string) => Promise<{ status: number; body: Envelope }>;
@@ -99,11 +103,11 @@ beforeAll(async () => {
       type: "subscription.paused",
       data: {},
       sourceKey: `limits:${shopId}:${i}`,
-      createdAt: at(i),
+      createdAt: recentAt(i),
     })),
   });
   await prisma.webhookDelivery.createMany({
-    data: range.map((i) => ({ shopId, endpointId: endpoint.id, eventId: `evt_limits_${shopId}_${i}`, event: "subscription.paused", createdAt: at(i) })),
+    data: range.map((i) => ({ shopId, endpointId: endpoint.id, eventId: `evt_limits_${shopId}_${i}`, event: "subscription.paused", createdAt: recentAt(i) })),
   });
 }, 240_000);
 

@@ -243,3 +243,32 @@ it("the daily sweep prunes deliveries (and their attempt log) past 30 days", asy
   expect(await prisma.webhookAttempt.count({ where: { deliveryId: ids[0] } })).toBe(0);
   expect(await prisma.webhookAttempt.count({ where: { deliveryId: ids[1] } })).toBe(1);
 });
+
+it("the delivery log shows its last 30 days: an older delivery still stored in its month is not listed, read, resent or recovered", async () => {
+  const { api, shopId } = await client();
+  const endpoint = await api<{ id: string }>("POST", "/webhooks/endpoints", { url: PUBLIC_URL, events: ["subscription.paused"] });
+  const day = 86_400_000;
+  const ids: string[] = [];
+  for (const age of [31, 29]) {
+    const p = await publishEventNow({
+      shopId,
+      type: "subscription.paused",
+      sourceKey: `window:${randomUUID()}`,
+      data: { contract_id: "gid://shopify/SubscriptionContract/8", customer_id: "gid://shopify/Customer/8", previous_status: "ACTIVE", new_status: "PAUSED" },
+    });
+    await prisma.webhookDelivery.updateMany({ where: { id: p.deliveryIds[0] }, data: { createdAt: new Date(Date.now() - age * day), status: "failed" } });
+    ids.push(p.deliveryIds[0]);
+  }
+  const [old, recent] = ids;
+  // Both rows are stored (a month is dropped only once all of it is past 30 days: docs/decisions/169).
+  expect(await prisma.webhookDelivery.count({ where: { id: { in: ids } } })).toBe(2);
+
+  const list = await api<{ data: Array<{ id: string }> }>("GET", `/webhooks/deliveries?endpoint_id=${endpoint.json.id}`);
+  expect(list.json.data.map((d) => d.id)).toEqual([recent]);
+  expect((await api("GET", `/webhooks/deliveries/${old}`)).status).toBe(404);
+  expect((await api("GET", `/webhooks/deliveries/${recent}`)).status).toBe(200);
+  expect((await api("POST", `/webhooks/deliveries/${old}/resend`)).status).toBe(404);
+  const since = new Date(Date.now() - 40 * day).toISOString();
+  const recovered = await api<{ queued: number; delivery_ids: string[] }>("POST", `/webhooks/endpoints/${endpoint.json.id}/recover`, { since });
+  expect(recovered.json.delivery_ids).toEqual([recent]);
+});
