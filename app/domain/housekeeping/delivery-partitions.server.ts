@@ -4,9 +4,12 @@
 // `webhook_attempts` on delivery_created_at, the same key, so a month of deliveries and its
 // attempts sit in partitions of the same name suffix: <table>_yYYYYmMM. The daily sweep
 //   - keeps this month and the next MONTHS_AHEAD created (inserts never wait on a partition), and
-//   - drops a month once all of it is older than the retention window: attempts first, then the
-//     deliveries' partition is detached (the attempts' foreign key is checked, and finds nothing)
-//     and dropped. No row is deleted one by one.
+//   - drops a month once all of it is older than the retention window: its attempts' partition,
+//     then its deliveries' partition, two DROP TABLEs. No row is deleted one by one.
+// The attempts' foreign key is declared per month, webhook_attempts_yM to webhook_deliveries_yM
+// (DEFAULT to DEFAULT), never on the parents: a key on the parents made dropping a month check
+// the whole attempts table, every kept month, under an exclusive lock on the delivery log
+// (docs/decisions/170-per-month-foreign-keys.md).
 // A row whose month has no partition lands in the DEFAULT partition (an event dated far from now).
 // When its month is created later, its rows move out of DEFAULT into the new month; rows of DEFAULT
 // past the retention window are deleted in batches, like any other log (retention.server.ts).
@@ -30,6 +33,13 @@ const addMonths = (m: Date, n: number) => new Date(Date.UTC(m.getUTCFullYear(), 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 /** `webhook_deliveries_y2026m11`: an identifier made here, never from input. */
 export const partitionName = (parent: Parent, month: Date) => `${parent}_y${month.getUTCFullYear()}m${String(month.getUTCMonth() + 1).padStart(2, "0")}`;
+/** The foreign key of a month's attempts (or DEFAULT's) to the same month's deliveries: `webhook_attempts_y2026m11_delivery_fkey`. */
+export const monthForeignKeyName = (attemptsPartition: string) => `${attemptsPartition}_delivery_fkey`;
+
+/** The per-month key (docs/decisions/170): the month's attempts reference the same month's deliveries, and go when their delivery is deleted. */
+export const monthForeignKeySql = (attemptsPartition: string, deliveriesPartition: string) =>
+  `ALTER TABLE "${attemptsPartition}" ADD CONSTRAINT "${monthForeignKeyName(attemptsPartition)}" FOREIGN KEY ("delivery_id", "delivery_created_at") ` +
+  `REFERENCES "${deliveriesPartition}" ("id", "created_at") ON DELETE CASCADE ON UPDATE CASCADE`;
 
 export interface MonthPartition {
   name: string;
@@ -37,10 +47,15 @@ export interface MonthPartition {
   to: Date;
 }
 
-/** The month partitions of a parent, oldest first, from the catalogue (DEFAULT left out). */
+/**
+ * The month partitions of a parent, oldest first, from the catalogue (DEFAULT left out). The bounds
+ * are read with pg_get_expr(..., 0): a range of constants needs no relation to print, and naming
+ * the partition would take a lock on each, so the listing would wait behind any lock on any month
+ * (docs/decisions/170-per-month-foreign-keys.md).
+ */
 export async function monthPartitions(parent: Parent, db: Prisma.TransactionClient = prisma): Promise<MonthPartition[]> {
   const rows = await db.$queryRaw<{ name: string; bound: string }[]>`
-    SELECT c.relname::text AS name, pg_get_expr(c.relpartbound, c.oid) AS bound
+    SELECT c.relname::text AS name, pg_get_expr(c.relpartbound, 0) AS bound
       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
      WHERE i.inhparent = ${parent}::regclass`;
   const utc = (s: string) => new Date(s.replace(" ", "T") + "Z");
@@ -56,6 +71,8 @@ export async function monthPartitions(parent: Parent, db: Prisma.TransactionClie
  * lets reads and writes go on; CREATE TABLE ... PARTITION OF would block them). Rows of that month
  * in DEFAULT move into it first, attempts before deliveries: deleting a delivery from DEFAULT
  * cascades to its attempts, and by then they are in the new table, which is not attached yet.
+ * Once both are attached, the month's foreign key is added: it checks only this month's attempts
+ * (none, or the few moved from DEFAULT), and its locks are on this month's two tables.
  */
 async function createMonth(month: Date): Promise<void> {
   const from = day(month);
@@ -74,6 +91,7 @@ async function createMonth(month: Date): Promise<void> {
     await x(`DELETE FROM "${DELIVERIES}_default" WHERE ${inMonth("created_at")}`);
     await x(`ALTER TABLE "${DELIVERIES}" ATTACH PARTITION "${d}" FOR VALUES FROM ('${from}') TO ('${to}')`);
     await x(`ALTER TABLE "${ATTEMPTS}" ATTACH PARTITION "${a}" FOR VALUES FROM ('${from}') TO ('${to}')`);
+    await x(monthForeignKeySql(a, d));
   });
 }
 
@@ -97,11 +115,17 @@ export async function dropExpiredDeliveryPartitions(now: Date): Promise<string[]
   for (const p of await monthPartitions(DELIVERIES)) {
     if (p.to.getTime() > cutoff.getTime()) break;
     const attempts = partitionName(ATTEMPTS, p.from);
+    // The attempts' month holds the only reference to the deliveries' month (its own foreign key,
+    // docs/decisions/170): dropped first, it takes that key with it, and the deliveries' month is
+    // then dropped with nothing to check. Neither statement reads a row of any other month.
+    // The parents alone (ONLY: not their months) are locked first, deliveries then attempts, the
+    // order the app's statements take them: a DROP TABLE locks its partition before its parent,
+    // and a statement on the parent that already held the parent and wanted that partition made
+    // a deadlock (npm run bench:locks, docs/decisions/170).
     await prisma.$transaction(async (tx) => {
       await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
+      await tx.$executeRawUnsafe(`LOCK TABLE ONLY "${DELIVERIES}", ONLY "${ATTEMPTS}" IN ACCESS EXCLUSIVE MODE`);
       await tx.$executeRawUnsafe(`DROP TABLE IF EXISTS "${attempts}"`);
-      // Detached before it is dropped: a partition the attempts' foreign key points at cannot be dropped.
-      await tx.$executeRawUnsafe(`ALTER TABLE "${DELIVERIES}" DETACH PARTITION "${p.name}"`);
       await tx.$executeRawUnsafe(`DROP TABLE "${p.name}"`);
     });
     dropped.push(p.name);

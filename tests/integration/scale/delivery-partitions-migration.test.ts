@@ -2,7 +2,8 @@
 // every row: a database built by the migrations before it, holding deliveries and attempts over
 // four months, is migrated, and every row reads back the same, each in its month's partition, none
 // in DEFAULT. Each migration file is sent as one simple query, as Prisma's deploy sends it
-// (docs/decisions/144-bounded-tables.md).
+// (docs/decisions/144-bounded-tables.md). The migrations after it move the attempts' foreign key
+// to each month (docs/decisions/170-per-month-foreign-keys.md).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
@@ -143,4 +144,37 @@ it("every delivery and attempt survives the migration, each in its month's parti
   ]);
   await client.query(`DELETE FROM webhook_deliveries WHERE id = 'dl-m-3'`);
   expect((await client.query(`SELECT count(*)::int AS n FROM webhook_attempts WHERE delivery_id = 'dl-m-3'`)).rows[0].n).toBe(0);
+
+  // The migrations after it move the attempts' key to each month (docs/decisions/170-per-month-foreign-keys.md):
+  // one validated key per attempts partition to the same month's deliveries, none on the parents.
+  const kept = { deliveries: (await client.query(deliveries)).rows, attempts: (await client.query(attempts)).rows };
+  for (const dir of dirs.filter((d) => d > PARTITIONING)) await run(dir);
+  expect((await client.query(deliveries)).rows).toEqual(kept.deliveries);
+  expect((await client.query(attempts)).rows).toEqual(kept.attempts);
+  const keys = await client.query<{ owner: string; def: string; validated: boolean }>(
+    `SELECT c.conrelid::regclass::text AS owner, pg_get_constraintdef(c.oid) AS def, c.convalidated AS validated FROM pg_constraint c
+      WHERE c.contype = 'f' AND (c.conrelid = 'webhook_attempts'::regclass OR c.confrelid = 'webhook_deliveries'::regclass
+            OR c.conrelid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'webhook_attempts'::regclass)) ORDER BY 1`,
+  );
+  const attemptParts = (
+    await client.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'webhook_attempts'::regclass ORDER BY 1`,
+    )
+  ).rows.map((r) => r.name);
+  expect(attemptParts).toContain("webhook_attempts_default");
+  expect(keys.rows).toEqual(
+    attemptParts.map((a) => ({
+      owner: a,
+      def: `FOREIGN KEY (delivery_id, delivery_created_at) REFERENCES ${a.replace("webhook_attempts", "webhook_deliveries")}(id, created_at) ON UPDATE CASCADE ON DELETE CASCADE`,
+      validated: true,
+    })),
+  );
+  await client.query(`DELETE FROM webhook_deliveries WHERE id = 'dl-m-2'`);
+  expect((await client.query(`SELECT count(*)::int AS n FROM webhook_attempts WHERE delivery_id = 'dl-m-2'`)).rows[0].n).toBe(0);
+  // An attempt of no delivery is refused by its month's key.
+  await expect(
+    client.query(
+      `INSERT INTO webhook_attempts (id, delivery_id, delivery_created_at, number, started_at, finished_at, outcome) VALUES ('at-x', 'no-such', now(), 1, now(), now(), 'failed')`,
+    ),
+  ).rejects.toThrow(/foreign key/);
 });

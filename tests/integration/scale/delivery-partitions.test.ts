@@ -2,12 +2,24 @@
 // its attempts land in the partition of their event's month, the daily sweep drops a month past
 // the 30 days whole (attempts with it) and keeps the months ahead created, a month missing from
 // the partitions falls into DEFAULT and moves out when its month is created, and the publish
-// statement's ON CONFLICT still makes one delivery per event and endpoint.
+// statement's ON CONFLICT still makes one delivery per event and endpoint. The attempts' foreign
+// key is one per month, so dropping a month reads no other month
+// (docs/decisions/170-per-month-foreign-keys.md).
 import { randomUUID } from "node:crypto";
+import pg from "pg";
 import { prisma } from "../../../app/db.server";
 import { runDailySweep } from "../../../app/domain/housekeeping/daily-sweep.server";
-import { MONTHS_AHEAD, ensureDeliveryPartitions, monthOf, monthPartitions, partitionName } from "../../../app/domain/housekeeping/delivery-partitions.server";
+import {
+  DELIVERY_RETENTION_DAYS,
+  MONTHS_AHEAD,
+  dropExpiredDeliveryPartitions,
+  ensureDeliveryPartitions,
+  monthOf,
+  monthPartitions,
+  partitionName,
+} from "../../../app/domain/housekeeping/delivery-partitions.server";
 import { publishEvent } from "../../../app/domain/outbound-webhooks/publish.server";
+import { withAttemptLog } from "../../support/delivery-log";
 import { createShop } from "../../support/fixtures";
 
 const DAY = 86_400_000;
@@ -165,7 +177,7 @@ it("a month without a partition falls into DEFAULT; creating the month moves its
     { delivery: partitionName("webhook_deliveries", month), attempts: [partitionName("webhook_attempts", month)] },
   ]);
   // The moved rows still answer through the parent, by their key.
-  const d = await prisma.webhookDelivery.findFirstOrThrow({ where: { id: published.deliveryIds[0] }, include: { attemptLog: true } });
+  const [d] = await withAttemptLog([await prisma.webhookDelivery.findFirstOrThrow({ where: { id: published.deliveryIds[0] } })]);
   expect(d.attemptLog).toHaveLength(1);
 });
 
@@ -186,4 +198,87 @@ it("rows in DEFAULT past the 30 days are deleted by the sweep, with their attemp
   expect(await prisma.webhookAttempt.count({ where: { deliveryId: { in: old.deliveryIds } } })).toBe(0);
   expect(await prisma.event.count({ where: { id: old.eventId } })).toBe(1);
   expect(await prisma.webhookDelivery.count({ where: { id: { in: ahead.deliveryIds } } })).toBe(1);
+});
+
+/** Every foreign key between the two tables, parents and partitions alike, as the catalogue states it. */
+const logForeignKeys = () =>
+  prisma.$queryRawUnsafe<{ owner: string; name: string; def: string }[]>(
+    `SELECT c.conrelid::regclass::text AS owner, c.conname::text AS name, pg_get_constraintdef(c.oid) AS def
+       FROM pg_constraint c
+      WHERE c.contype = 'f'
+        AND (c.conrelid = 'webhook_attempts'::regclass OR c.conrelid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'webhook_attempts'::regclass)
+             OR c.confrelid = 'webhook_deliveries'::regclass)`,
+  );
+
+it("each month's attempts have their own foreign key to that month's deliveries, none on the parents; deleting a delivery still takes its attempts", async () => {
+  const now = new Date();
+  await ensureDeliveryPartitions(new Date(now.getTime() - 70 * DAY));
+  await ensureDeliveryPartitions(now);
+  const months = (await monthPartitions("webhook_attempts")).map((p) => p.name);
+  expect(months.length).toBeGreaterThanOrEqual(MONTHS_AHEAD + 2);
+  expect((await logForeignKeys()).sort((a, b) => (a.owner < b.owner ? -1 : 1))).toEqual(
+    [...months, "webhook_attempts_default"].sort().map((a) => ({
+      owner: a,
+      name: `${a}_delivery_fkey`,
+      def: `FOREIGN KEY (delivery_id, delivery_created_at) REFERENCES ${a.replace("webhook_attempts", "webhook_deliveries")}(id, created_at) ON UPDATE CASCADE ON DELETE CASCADE`,
+    })),
+  );
+
+  const shop = await shopWithEndpoints(1);
+  const published = await publishAt(shop.id, new Date(now.getTime() - DAY));
+  expect(await prisma.webhookAttempt.count({ where: { deliveryId: { in: published.deliveryIds } } })).toBe(1);
+  await prisma.webhookDelivery.deleteMany({ where: { id: { in: published.deliveryIds } } });
+  expect(await prisma.webhookAttempt.count({ where: { deliveryId: { in: published.deliveryIds } } })).toBe(0);
+});
+
+it("dropping an expired month reads no other month: it goes while another session holds every kept month locked", async () => {
+  const now = new Date();
+  const old = new Date(now.getTime() - 70 * DAY);
+  await ensureDeliveryPartitions(old);
+  await ensureDeliveryPartitions(now);
+  const shop = await shopWithEndpoints(2);
+  const gone = await publishAt(shop.id, old);
+  const kept = await publishAt(shop.id, new Date(now.getTime() - DAY));
+  const cutoff = now.getTime() - DELIVERY_RETENTION_DAYS * DAY;
+  const expired = (await monthPartitions("webhook_deliveries")).filter((p) => p.to.getTime() <= cutoff).map((p) => p.name);
+  expect(expired).toContain(partitionName("webhook_deliveries", monthOf(old)));
+  const keptMonths = [...(await monthPartitions("webhook_deliveries")), ...(await monthPartitions("webhook_attempts"))]
+    .filter((p) => p.to.getTime() > cutoff)
+    .map((p) => p.name);
+  expect(keptMonths.length).toBeGreaterThanOrEqual(2 * (MONTHS_AHEAD + 1));
+
+  // ACCESS EXCLUSIVE on every kept month of both tables: any statement that read one of them (a
+  // foreign-key check over the attempts, a scan of the parent) would wait here, and the drop's
+  // lock_timeout would fail it. With a key on the parents, the drop's check read every month.
+  const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  other.on("error", () => undefined); // a lost connection fails the test at its next query
+  await other.connect();
+  try {
+    await other.query("BEGIN");
+    await other.query(`LOCK TABLE ${keptMonths.map((n) => `"${n}"`).join(", ")} IN ACCESS EXCLUSIVE MODE`);
+    // The locks bite: a read of the whole attempts table waits for them.
+    const probe = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    probe.on("error", () => undefined);
+    await probe.connect();
+    try {
+      await probe.query(`SET lock_timeout = '200ms'`);
+      await expect(probe.query(`SELECT count(*) FROM webhook_attempts`)).rejects.toThrow(/lock timeout/);
+    } finally {
+      await probe.end();
+    }
+
+    expect(await dropExpiredDeliveryPartitions(now)).toEqual(expired);
+  } finally {
+    await other.query("ROLLBACK").catch(() => undefined);
+    await other.end();
+  }
+
+  for (const name of expired) {
+    expect(await exists(name)).toBe(false);
+    expect(await exists(name.replace("webhook_deliveries", "webhook_attempts"))).toBe(false);
+  }
+  expect(await prisma.webhookDelivery.count({ where: { id: { in: gone.deliveryIds } } })).toBe(0);
+  expect(await prisma.webhookAttempt.count({ where: { deliveryId: { in: gone.deliveryIds } } })).toBe(0);
+  expect(await prisma.webhookDelivery.count({ where: { id: { in: kept.deliveryIds } } })).toBe(2);
+  expect(await prisma.webhookAttempt.count({ where: { deliveryId: { in: kept.deliveryIds } } })).toBe(2);
 });

@@ -13,6 +13,7 @@ import { createEndpoint } from "../../../app/domain/outbound-webhooks/endpoints.
 import { ATTEMPT_JOB_OPTIONS, attemptJobId } from "../../../app/domain/outbound-webhooks/jobs.server";
 import { publishEvent, publishEventNow } from "../../../app/domain/outbound-webhooks/publish.server";
 import { QUEUES, enqueueBulk } from "../../../app/infra/queues.server";
+import { withAttemptLog } from "../../support/delivery-log";
 import type { WorkerProcess } from "../../support/processes";
 import { eventually, startStack, type Stack } from "../../support/stack";
 import { makeCert, startDeliveryWorker, startReceiver, type Receiver, type TestCert } from "../../support/webhook-receivers";
@@ -79,13 +80,13 @@ it("a backlog drained 32 at a time: every attempt recorded once with its own out
 
   worker = await startDeliveryWorker(cert, { WORKER_QUEUES: "webhooks", WORKER_CONCURRENCY: "32" });
   const settled = await eventually(async () => {
-    const rows = await prisma.webhookDelivery.findMany({ where: { id: { in: deliveryIds } }, include: { attemptLog: true } });
+    const rows = await withAttemptLog(await prisma.webhookDelivery.findMany({ where: { id: { in: deliveryIds } } }));
     return rows.every((d) => d.attempts >= 1) ? rows : null;
   }, 60_000);
   // Let a late copy of a job finish before counting.
   await new Promise((r) => setTimeout(r, 1000));
 
-  const after = await prisma.webhookDelivery.findMany({ where: { id: { in: deliveryIds } }, include: { attemptLog: true } });
+  const after = await withAttemptLog(await prisma.webhookDelivery.findMany({ where: { id: { in: deliveryIds } } }));
   expect(after).toHaveLength(EVENTS * 4);
   expect(settled).toHaveLength(EVENTS * 4);
   for (const d of after) {

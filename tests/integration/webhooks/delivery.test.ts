@@ -19,6 +19,7 @@ import { postShopifyWebhook } from "../../support/shopify-webhooks";
 import { eventually, startStack, type Stack } from "../../support/stack";
 import { documentedVerifier, makeCert, startDeliveryWorker, startReceiver, type Receiver, type TestCert } from "../../support/webhook-receivers";
 import { createKey } from "../../support/fixtures";
+import { deliveryWithLog, withAttemptLog } from "../../support/delivery-log";
 
 let stack: Stack;
 let cert: TestCert;
@@ -78,11 +79,14 @@ const publish = (shopId: string, type: "subscription.paused" | "subscription.can
 /** The ladder as /docs publishes it (0 s, 30 s, 2 m, 10 m, 1 h, 6 h), written out here, not read from the code's table. */
 const SPEC_LADDER_MS = [0, 30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000, 6 * 60 * 60_000];
 
-const deliveryFor = (eventId: string) =>
-  prisma.webhookDelivery.findFirstOrThrow({ where: { eventId }, include: { attemptLog: { orderBy: { number: "asc" } } } });
+const deliveryFor = async (eventId: string) => {
+  const d = await deliveryWithLog({ eventId });
+  if (!d) throw new Error(`no delivery of event ${eventId}`);
+  return d;
+};
 const settledDelivery = (eventId: string, status: string, timeoutMs = 20_000) =>
   eventually(async () => {
-    const d = await prisma.webhookDelivery.findFirst({ where: { eventId }, include: { attemptLog: { orderBy: { number: "asc" } } } });
+    const d = await deliveryWithLog({ eventId });
     return d && d.status === status ? d : null;
   }, timeoutMs);
 
@@ -139,7 +143,7 @@ describe("delivery to real HTTPS receivers", () => {
     const d = await settledDelivery(got.json.id, "delivered");
     expect(d).toMatchObject({ attempts: 1, responseCode: 200, lastError: null, manual: false });
     // The receiver's body is never stored anywhere.
-    expect(JSON.stringify(await prisma.webhookDelivery.findMany({ where: { shopId: shop.shopId }, include: { attemptLog: true } }))).not.toContain(
+    expect(JSON.stringify(await withAttemptLog(await prisma.webhookDelivery.findMany({ where: { shopId: shop.shopId } })))).not.toContain(
       "SECRET-RECEIVER-TEXT",
     );
 
