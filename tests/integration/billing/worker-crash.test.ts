@@ -57,9 +57,10 @@ it("a worker SIGKILLed mid-run: after another worker runs the job again, each du
   } catch (err) {
     // Where the run stopped: the engine's rows and what the second worker said.
     const cycles = await prisma.billingCycle.findMany({ where: { shopId }, select: { status: true, attempts: true } });
-    const attempts = await prisma.billingAttempt.findMany({ where: { shopId }, select: { status: true, attemptGid: true } });
+    const attempts = await prisma.billingAttempt.findMany({ where: { shopId }, select: { status: true, attemptGid: true, number: true } });
+    const events = await prisma.event.groupBy({ by: ["type"], where: { shopId }, _count: true });
     throw new Error(
-      `${(err as Error).message}\ncycles: ${JSON.stringify(cycles)}\nattempts: ${JSON.stringify(attempts)}\nworker:\n${second.output().slice(-4000)}`,
+      `${(err as Error).message}\ncycles: ${JSON.stringify(cycles)}\nattempts: ${JSON.stringify(attempts)}\nevents: ${JSON.stringify(events)}\nworker:\n${second.output().slice(-4000)}`,
       { cause: err },
     );
   }
