@@ -3,7 +3,7 @@
 // data in a directory of its own under the system's temporary directory, joined with
 // `redis-cli --cluster create`. Masters only: the tests need slots spread over nodes, not failover.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
@@ -54,12 +54,25 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20
   }
 }
 
-/** Starts three empty masters on `ports` and joins them into one cluster (16384 slots split three ways). */
+/**
+ * Starts three empty masters on `ports` and joins them into one cluster (16384 slots split three
+ * ways). A start that fails is tried once more: a full test run once saw one node never answer,
+ * and the same ports started at once a minute later.
+ */
 export async function startRedisCluster(ports: number[]): Promise<LocalRedisCluster> {
   if (!existsSync(REDIS_SERVER_BIN) || !existsSync(REDIS_CLI_BIN)) {
     throw new Error("redis-server / redis-cli not found: run `apt-get install -y redis-server` (Debian's Redis 7)");
   }
   for (const port of ports) if (await ping(port)) throw new Error(`redis cluster: port ${port} is already serving Redis (a previous run left it running?)`);
+  try {
+    return await startOnce(ports);
+  } catch (err) {
+    console.warn(`${(err as Error).message}\nredis cluster: starting it again`);
+    return startOnce(ports);
+  }
+}
+
+async function startOnce(ports: number[]): Promise<LocalRedisCluster> {
   const dir = mkdtempSync(path.join(tmpdir(), "redis-cluster-"));
   const children: ChildProcess[] = ports.map((port) =>
     spawn(
@@ -110,8 +123,14 @@ export async function startRedisCluster(ports: number[]): Promise<LocalRedisClus
     if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
     for (const port of ports) await until(`cluster_state:ok on ${port}`, () => clusterOk(port));
   } catch (err) {
+    // What each node said and how it ended, before its directory goes.
+    const said = ports.map((port, i) => {
+      const log = path.join(dir, `redis-${port}.log`);
+      const tail = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").slice(-5).join("\n") : "(no log)";
+      return `node ${port} (exit ${children[i].exitCode ?? children[i].signalCode ?? "none"}):\n${tail}`;
+    });
     await stop();
-    throw err;
+    throw new Error(`${(err as Error).message}\n${said.join("\n")}`, { cause: err });
   }
   return { ports, nodes: ports.map((p) => `127.0.0.1:${p}`).join(","), stop };
 }

@@ -139,6 +139,8 @@ if (existsSync("test-results/vitest-cluster.json")) {
   counts.passed += r.numPassedTests ?? 0;
   counts.failed += r.numFailedTests ?? 0;
   counts.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  // A setup that failed before any test ran (the cluster did not start) fails with no failed test.
+  if (cluster.status !== 0 && !r.numFailedTests) counts.failed += 1;
 } else if (cluster.status !== 0) counts.failed += 1;
 const slotErrors = cluster.output.split("\n").filter((line) => /CROSSSLOT Keys|MOVED \d+ /.test(line));
 if (slotErrors.length) {
