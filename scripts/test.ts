@@ -99,12 +99,19 @@ const vitest = spawnSync("node_modules/.bin/vitest", ["run", "--reporter=default
 });
 
 const counts = { passed: 0, failed: 0, skipped: 0 };
-if (existsSync("test-results/vitest.json")) {
-  const r = JSON.parse(readFileSync("test-results/vitest.json", "utf8"));
+/**
+ * Adds a Vitest pass's JSON report to the counts. A pass that exited non-zero with no failed test
+ * (no report, or a setup that failed before any test ran, such as a cluster that did not start)
+ * counts as one failure, so the closing line never says "0 failed" for a failed run.
+ */
+function countVitest(report: string, status: number | null): void {
+  const r = existsSync(report) ? JSON.parse(readFileSync(report, "utf8")) : {};
   counts.passed += r.numPassedTests ?? 0;
   counts.failed += r.numFailedTests ?? 0;
   counts.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  if (status !== 0 && !r.numFailedTests) counts.failed += 1;
 }
+countVitest("test-results/vitest.json", vitest.status);
 
 // The Redis Cluster check (docs/decisions/161, 162): against a local three-master cluster, the
 // queues spread over masters, a real worker runs jobs, key usage, leases, scans and deletes with
@@ -134,14 +141,7 @@ const cluster = await new Promise<{ status: number; output: string }>((resolve) 
   child.once("close", (code) => resolve({ status: code ?? 1, output }));
 });
 console.log(`[test] cluster pass took ${Math.round((Date.now() - clusterStarted) / 1000)} s`);
-if (existsSync("test-results/vitest-cluster.json")) {
-  const r = JSON.parse(readFileSync("test-results/vitest-cluster.json", "utf8"));
-  counts.passed += r.numPassedTests ?? 0;
-  counts.failed += r.numFailedTests ?? 0;
-  counts.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-  // A setup that failed before any test ran (the cluster did not start) fails with no failed test.
-  if (cluster.status !== 0 && !r.numFailedTests) counts.failed += 1;
-} else if (cluster.status !== 0) counts.failed += 1;
+countVitest("test-results/vitest-cluster.json", cluster.status);
 const slotErrors = cluster.output.split("\n").filter((line) => /CROSSSLOT Keys|MOVED \d+ /.test(line));
 if (slotErrors.length) {
   console.error(`[test] the cluster pass logged slot errors:\n${slotErrors.slice(0, 5).join("\n")}`);
