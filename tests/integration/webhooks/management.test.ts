@@ -207,27 +207,32 @@ it("the delivery log filters by endpoint, status and event and pages by keyset w
   expect((await stranger.api("GET", `/webhooks/deliveries?endpoint_id=${a.json.id}&limit=2&cursor=${c}`)).json.error?.code).toBe("invalid_cursor");
 });
 
+/** A subscription.paused delivery of the shop, dated `ageDays` back with `data` set on its row. */
+async function backdatedDelivery(shopId: string, ageDays: number, data: { status: "delivered" | "failed"; nextAttemptAt?: null }) {
+  const p = await publishEventNow({
+    shopId,
+    type: "subscription.paused",
+    sourceKey: `backdated:${randomUUID()}`,
+    data: { contract_id: "gid://shopify/SubscriptionContract/7", customer_id: "gid://shopify/Customer/7", previous_status: "ACTIVE", new_status: "PAUSED" },
+  });
+  const createdAt = new Date(Date.now() - ageDays * 86_400_000);
+  await prisma.webhookDelivery.updateMany({ where: { id: p.deliveryIds[0] }, data: { createdAt, ...data } });
+  return { id: p.deliveryIds[0], createdAt };
+}
+
 it("the daily sweep prunes deliveries (and their attempt log) past 30 days", async () => {
   const { api, shopId } = await client();
   const endpoint = await api<{ id: string }>("POST", "/webhooks/endpoints", { url: PUBLIC_URL, events: ["subscription.paused"] });
   const { runDailySweep } = await import("../../../app/domain/housekeeping/daily-sweep.server");
-  const day = 86_400_000;
   const now = new Date();
   const ids: string[] = [];
   // 62 days back is in a month wholly past the 30 days, whichever day today is: pruned (its month
   // dropped whole, or its row deleted from the DEFAULT partition; docs/decisions/169). 29 days back is kept.
   for (const age of [62, 29]) {
-    const p = await publishEventNow({
-      shopId,
-      type: "subscription.paused",
-      sourceKey: `prune:${randomUUID()}`,
-      data: { contract_id: "gid://shopify/SubscriptionContract/7", customer_id: "gid://shopify/Customer/7", previous_status: "ACTIVE", new_status: "PAUSED" },
-    });
-    const created = new Date(now.getTime() - age * day);
-    await prisma.webhookDelivery.updateMany({ where: { id: p.deliveryIds[0] }, data: { createdAt: created, status: "delivered", nextAttemptAt: null } });
+    const { id, createdAt: created } = await backdatedDelivery(shopId, age, { status: "delivered", nextAttemptAt: null });
     await prisma.webhookAttempt.create({
       data: {
-        deliveryId: p.deliveryIds[0],
+        deliveryId: id,
         deliveryCreatedAt: created,
         number: 1,
         startedAt: created,
@@ -236,7 +241,7 @@ it("the daily sweep prunes deliveries (and their attempt log) past 30 days", asy
         outcome: "delivered",
       },
     });
-    ids.push(p.deliveryIds[0]);
+    ids.push(id);
   }
   await runDailySweep(now);
   expect(await prisma.webhookDelivery.findMany({ where: { endpointId: endpoint.json.id }, select: { id: true } })).toEqual([{ id: ids[1] }]);
@@ -247,18 +252,8 @@ it("the daily sweep prunes deliveries (and their attempt log) past 30 days", asy
 it("the delivery log shows its last 30 days: an older delivery still stored in its month is not listed, read, resent or recovered", async () => {
   const { api, shopId } = await client();
   const endpoint = await api<{ id: string }>("POST", "/webhooks/endpoints", { url: PUBLIC_URL, events: ["subscription.paused"] });
-  const day = 86_400_000;
   const ids: string[] = [];
-  for (const age of [31, 29]) {
-    const p = await publishEventNow({
-      shopId,
-      type: "subscription.paused",
-      sourceKey: `window:${randomUUID()}`,
-      data: { contract_id: "gid://shopify/SubscriptionContract/8", customer_id: "gid://shopify/Customer/8", previous_status: "ACTIVE", new_status: "PAUSED" },
-    });
-    await prisma.webhookDelivery.updateMany({ where: { id: p.deliveryIds[0] }, data: { createdAt: new Date(Date.now() - age * day), status: "failed" } });
-    ids.push(p.deliveryIds[0]);
-  }
+  for (const age of [31, 29]) ids.push((await backdatedDelivery(shopId, age, { status: "failed" })).id);
   const [old, recent] = ids;
   // Both rows are stored (a month is dropped only once all of it is past 30 days: docs/decisions/169).
   expect(await prisma.webhookDelivery.count({ where: { id: { in: ids } } })).toBe(2);
@@ -268,7 +263,7 @@ it("the delivery log shows its last 30 days: an older delivery still stored in i
   expect((await api("GET", `/webhooks/deliveries/${old}`)).status).toBe(404);
   expect((await api("GET", `/webhooks/deliveries/${recent}`)).status).toBe(200);
   expect((await api("POST", `/webhooks/deliveries/${old}/resend`)).status).toBe(404);
-  const since = new Date(Date.now() - 40 * day).toISOString();
+  const since = new Date(Date.now() - 40 * 86_400_000).toISOString();
   const recovered = await api<{ queued: number; delivery_ids: string[] }>("POST", `/webhooks/endpoints/${endpoint.json.id}/recover`, { since });
   expect(recovered.json.delivery_ids).toEqual([recent]);
 });
