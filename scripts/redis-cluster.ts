@@ -56,30 +56,34 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20
 
 /**
  * Starts three empty masters on `ports` and joins them into one cluster (16384 slots split three
- * ways). A start that fails is tried once more: a full test run once saw one node never answer,
- * and the same ports started at once a minute later.
+ * ways). Each node's cluster bus listens on the matching `busPorts` entry, chosen by the caller:
+ * Redis's default bus port (port + 10,000) can fall in Linux's ephemeral range, where an outgoing
+ * connection's TIME_WAIT on that port made a node abort at start ("bind: Address already in use").
+ * A start that fails is still tried once more.
  */
-export async function startRedisCluster(ports: number[]): Promise<LocalRedisCluster> {
+export async function startRedisCluster(ports: number[], busPorts: number[]): Promise<LocalRedisCluster> {
   if (!existsSync(REDIS_SERVER_BIN) || !existsSync(REDIS_CLI_BIN)) {
     throw new Error("redis-server / redis-cli not found: run `apt-get install -y redis-server` (Debian's Redis 7)");
   }
   for (const port of ports) if (await ping(port)) throw new Error(`redis cluster: port ${port} is already serving Redis (a previous run left it running?)`);
   try {
-    return await startOnce(ports);
+    return await startOnce(ports, busPorts);
   } catch (err) {
     console.warn(`${(err as Error).message}\nredis cluster: starting it again`);
-    return startOnce(ports);
+    return startOnce(ports, busPorts);
   }
 }
 
-async function startOnce(ports: number[]): Promise<LocalRedisCluster> {
+async function startOnce(ports: number[], busPorts: number[]): Promise<LocalRedisCluster> {
   const dir = mkdtempSync(path.join(tmpdir(), "redis-cluster-"));
-  const children: ChildProcess[] = ports.map((port) =>
+  const children: ChildProcess[] = ports.map((port, i) =>
     spawn(
       REDIS_SERVER_BIN,
       [
         "--port",
         String(port),
+        "--cluster-port",
+        String(busPorts[i]),
         "--bind",
         "127.0.0.1",
         "--cluster-enabled",

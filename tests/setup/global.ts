@@ -3,7 +3,18 @@
 // the Redis database).
 import pg from "pg";
 import { Redis } from "ioredis";
-import { PGBOUNCER_PORT, PG_BASE, REDIS_CLUSTER_PORTS, REDIS_URL, TEST_REDIS_CLUSTER, TEST_WORKERS, TEMPLATE_DB, redisPrefix, workerDb } from "./workers";
+import {
+  PGBOUNCER_PORT,
+  PG_BASE,
+  REDIS_CLUSTER_BUS_PORTS,
+  REDIS_CLUSTER_PORTS,
+  REDIS_URL,
+  TEST_REDIS_CLUSTER,
+  TEST_WORKERS,
+  TEMPLATE_DB,
+  redisPrefix,
+  workerDb,
+} from "./workers";
 import { startPgbouncer } from "../../scripts/pgbouncer";
 import { startRedisCluster } from "../../scripts/redis-cluster";
 import { deleteRedisPrefix } from "../support/redis-keys";
@@ -23,7 +34,7 @@ export default async function setup() {
   if (TEST_REDIS_CLUSTER) {
     // TEST_REDIS_CLUSTER=1: a fresh three-master cluster for the run (empty: nothing to delete),
     // stopped at its end.
-    const cluster = await startRedisCluster(REDIS_CLUSTER_PORTS);
+    const cluster = await startRedisCluster(REDIS_CLUSTER_PORTS, REDIS_CLUSTER_BUS_PORTS);
     stops.push(() => cluster.stop());
   } else {
     const redis = new Redis(REDIS_URL);

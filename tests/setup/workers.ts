@@ -45,4 +45,9 @@ export const PGBOUNCER_PORT = PORT_BASE + 980;
  */
 export const TEST_REDIS_CLUSTER = process.env.TEST_REDIS_CLUSTER === "1";
 export const REDIS_CLUSTER_PORTS = [PORT_BASE + 950, PORT_BASE + 951, PORT_BASE + 952];
+/**
+ * The nodes' cluster bus ports, in the run's block too: Redis's default (port + 10,000) lands in
+ * Linux's ephemeral range, where a TIME_WAIT of any outgoing connection made a node fail to bind.
+ */
+export const REDIS_CLUSTER_BUS_PORTS = [PORT_BASE + 960, PORT_BASE + 961, PORT_BASE + 962];
 export const REDIS_CLUSTER_NODES = REDIS_CLUSTER_PORTS.map((p) => `127.0.0.1:${p}`).join(",");
