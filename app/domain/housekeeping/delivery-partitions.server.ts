@@ -13,16 +13,24 @@
 // A row whose month has no partition lands in the DEFAULT partition (an event dated far from now).
 // When its month is created later, its rows move out of DEFAULT into the new month; rows of DEFAULT
 // past the retention window are deleted in batches, like any other log (retention.server.ts).
-import type { Prisma } from "@prisma/client";
+import { Prisma } from "@prisma/client";
 import { prisma } from "../../db.server";
+import { log } from "../../infra/log.server";
 
 /** Months kept created beyond the current one. */
 export const MONTHS_AHEAD = 2;
 /** The delivery log's retention (docs/decisions/144-bounded-tables.md, 169). */
 export const DELIVERY_RETENTION_DAYS = 30;
 const DAY = 86_400_000;
-/** A DDL statement waits this long for its lock, then gives up until the next sweep, so it never queues writers behind a long read. */
-const LOCK_TIMEOUT = "5s";
+/**
+ * How long a DDL transaction waits for its locks before it lets go and tries again. While it waits,
+ * every later statement on the table queues behind it, so the wait is kept short and retried
+ * (docs/decisions/172-short-lock-waits.md): a long read of the log delays the sweep, never the app.
+ */
+export const LOCK_WAIT_MS = 200;
+/** Tries before the sweep fails and leaves the month to its next run, LOCK_RETRY_PAUSE_MS apart. */
+const LOCK_TRIES = 10;
+const LOCK_RETRY_PAUSE_MS = 1_000;
 
 const DELIVERIES = "webhook_deliveries";
 const ATTEMPTS = "webhook_attempts";
@@ -66,6 +74,32 @@ export async function monthPartitions(parent: Parent, db: Prisma.TransactionClie
     .sort((a, b) => a.from.getTime() - b.from.getTime());
 }
 
+/** PostgreSQL's lock_not_available, as Prisma's driver adapter reports it. */
+function isLockTimeout(err: unknown): boolean {
+  const meta = err instanceof Prisma.PrismaClientKnownRequestError ? (err.meta as { driverAdapterError?: { cause?: { originalCode?: string } } }) : undefined;
+  return meta?.driverAdapterError?.cause?.originalCode === "55P03";
+}
+
+/**
+ * One DDL transaction whose statements wait at most LOCK_WAIT_MS for a lock; one that timed out is
+ * rolled back whole and tried again after a pause, up to LOCK_TRIES times.
+ */
+async function withShortLockWaits(what: string, work: (tx: Prisma.TransactionClient) => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await prisma.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_WAIT_MS}ms'`);
+        await work(tx);
+      });
+      return;
+    } catch (err) {
+      if (!isLockTimeout(err) || attempt >= LOCK_TRIES) throw err;
+      log.info("delivery log DDL: a lock was busy, trying again", { what, attempt });
+      await new Promise((r) => setTimeout(r, LOCK_RETRY_PAUSE_MS));
+    }
+  }
+}
+
 /**
  * One month's pair of partitions, created beside the tables and attached (ATTACH takes a lock that
  * lets reads and writes go on; CREATE TABLE ... PARTITION OF would block them). Rows of that month
@@ -79,9 +113,8 @@ async function createMonth(month: Date): Promise<void> {
   const to = day(addMonths(month, 1));
   const d = partitionName(DELIVERIES, month);
   const a = partitionName(ATTEMPTS, month);
-  await prisma.$transaction(async (tx) => {
+  await withShortLockWaits(`create ${d}`, async (tx) => {
     const x = (sql: string) => tx.$executeRawUnsafe(sql);
-    await x(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
     await x(`CREATE TABLE "${d}" (LIKE "${DELIVERIES}" INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
     await x(`CREATE TABLE "${a}" (LIKE "${ATTEMPTS}" INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
     const inMonth = (col: string) => `"${col}" >= '${from}' AND "${col}" < '${to}'`;
@@ -122,8 +155,7 @@ export async function dropExpiredDeliveryPartitions(now: Date): Promise<string[]
     // order the app's statements take them: a DROP TABLE locks its partition before its parent,
     // and a statement on the parent that already held the parent and wanted that partition made
     // a deadlock (npm run bench:locks, docs/decisions/170).
-    await prisma.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
+    await withShortLockWaits(`drop ${p.name}`, async (tx) => {
       await tx.$executeRawUnsafe(`LOCK TABLE ONLY "${DELIVERIES}", ONLY "${ATTEMPTS}" IN ACCESS EXCLUSIVE MODE`);
       await tx.$executeRawUnsafe(`DROP TABLE IF EXISTS "${attempts}"`);
       await tx.$executeRawUnsafe(`DROP TABLE "${p.name}"`);

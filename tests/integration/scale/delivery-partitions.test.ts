@@ -282,3 +282,52 @@ it("dropping an expired month reads no other month: it goes while another sessio
   expect(await prisma.webhookDelivery.count({ where: { id: { in: kept.deliveryIds } } })).toBe(2);
   expect(await prisma.webhookAttempt.count({ where: { deliveryId: { in: kept.deliveryIds } } })).toBe(2);
 });
+
+it("a long read of the log makes the drop let go of its lock wait and try again, so the app's writes are not queued behind it; the month goes once the read ends", async () => {
+  const now = new Date();
+  const old = new Date(now.getTime() - 70 * DAY);
+  await ensureDeliveryPartitions(old);
+  await ensureDeliveryPartitions(now);
+  const shop = await shopWithEndpoints(1);
+  await publishAt(shop.id, old);
+  const oldMonth = partitionName("webhook_deliveries", monthOf(old));
+
+  // A report reading the log in a long transaction: ACCESS SHARE on the parent until it ends.
+  const reader = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  reader.on("error", () => undefined);
+  await reader.connect();
+  const watcher = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  watcher.on("error", () => undefined);
+  await watcher.connect();
+  /** Whether some session is waiting for ACCESS EXCLUSIVE on the delivery log's parent. */
+  const dropWaiting = async () =>
+    (
+      await watcher.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'webhook_deliveries'::regclass AND mode = 'AccessExclusiveLock' AND NOT granted`,
+      )
+    ).rows[0].n > 0;
+  const until = async (want: boolean) => {
+    for (let i = 0; i < 2_000 && (await dropWaiting()) !== want; i++) await new Promise((r) => setTimeout(r, 5));
+    return (await dropWaiting()) === want;
+  };
+  let drop: Promise<string[]> | undefined;
+  try {
+    await reader.query("BEGIN");
+    await reader.query("SELECT count(*) FROM webhook_deliveries");
+    drop = dropExpiredDeliveryPartitions(now);
+    // The drop waits for its lock, gives the wait up (the queue behind it empties), and waits again.
+    expect(await until(true)).toBe(true);
+    expect(await until(false)).toBe(true);
+    // Between two waits, an insert into the log (the app's publish) goes straight through.
+    const published = await publishAt(shop.id, new Date(now.getTime() - DAY));
+    expect(published.deliveryIds).toHaveLength(1);
+    expect(await until(true)).toBe(true);
+    expect(await exists(oldMonth)).toBe(true);
+  } finally {
+    await reader.query("COMMIT").catch(() => undefined);
+    await reader.end();
+    await watcher.end();
+  }
+  expect(await drop).toContain(oldMonth);
+  expect(await exists(oldMonth)).toBe(false);
+});
