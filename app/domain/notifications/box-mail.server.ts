@@ -17,9 +17,6 @@ const DAY = 86_400_000;
 /** Why 2: docs/email.md ("Box mail"): the morning run two days ahead reaches everyone once, with a day to spare. */
 export const BOX_REMINDER_LEAD_DAYS = 2;
 
-/** YYYY-MM (UTC) of a charge date: the period whose menu that charge ships (as box.server.ts). */
-const periodOf = (d: Date) => d.toISOString().slice(0, 7);
-
 /** The instant picking closes for a charge: selection_cutoff_days before it. */
 export const selectionCutoff = (nextBillingAt: Date, cutoffDays: number) => new Date(nextBillingAt.getTime() - cutoffDays * DAY);
 
@@ -84,37 +81,39 @@ interface ReminderRow {
   bundle_id: string;
   bundle_title: string;
   selection_cutoff_days: number;
+  period: string;
 }
 
 /**
  * One shop's box reminders due `now`: active contracts on a build-a-box bundle's group whose
- * cutoff is in (now, now + 2 days], whose period's menu is published and who have no saved pick.
+ * cutoff is in (now, now + 2 days], whose period's menu is published and who have no saved pick,
+ * read in one statement (a pick saved after it is read still gets this reminder; the key keeps it
+ * to one).
  */
 export async function queueBoxReminders(shopDomain: string, now = new Date()): Promise<number> {
   const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true, installState: true, ianaTimezone: true } });
   if (!shop || shop.installState !== "INSTALLED") return 0;
   const horizon = new Date(now.getTime() + BOX_REMINDER_LEAD_DAYS * DAY);
+  // The period is the charge date's month in UTC, the menu that charge ships (as box.server.ts; the
+  // column holds UTC).
   const rows = await prisma.$queryRaw<ReminderRow[]>`
-    SELECT DISTINCT ON (c.id) c.contract_gid, c.customer_gid, c.product_title, c.next_billing_at, c.charge_amount_cents,
-           c.currency_code, b.id AS bundle_id, b.title AS bundle_title, b.selection_cutoff_days
-    FROM contracts c
-    JOIN selling_plan_groups g ON g.shop_id = c.shop_id AND g.group_gid = c.selling_plan_group_gid
-    JOIN bundles b ON b.group_id = g.id AND b.kind = 'BUILD_A_BOX'
-    WHERE c.shop_id = ${shop.id} AND c.status = 'ACTIVE' AND c.next_billing_at IS NOT NULL
-      AND c.next_billing_at - make_interval(days => b.selection_cutoff_days) > ${now}
-      AND c.next_billing_at - make_interval(days => b.selection_cutoff_days) <= ${horizon}
-    ORDER BY c.id, b.created_at`;
+    WITH due AS (
+      SELECT DISTINCT ON (c.id) c.shop_id, c.contract_gid, c.customer_gid, c.product_title, c.next_billing_at, c.charge_amount_cents,
+             c.currency_code, b.id AS bundle_id, b.title AS bundle_title, b.selection_cutoff_days,
+             to_char(c.next_billing_at, 'YYYY-MM') AS period
+      FROM contracts c
+      JOIN selling_plan_groups g ON g.shop_id = c.shop_id AND g.group_gid = c.selling_plan_group_gid
+      JOIN bundles b ON b.group_id = g.id AND b.kind = 'BUILD_A_BOX'
+      WHERE c.shop_id = ${shop.id} AND c.status = 'ACTIVE' AND c.next_billing_at IS NOT NULL
+        AND c.next_billing_at - make_interval(days => b.selection_cutoff_days) > ${now}
+        AND c.next_billing_at - make_interval(days => b.selection_cutoff_days) <= ${horizon}
+      ORDER BY c.id, b.created_at)
+    SELECT d.* FROM due d
+    WHERE EXISTS (SELECT 1 FROM bundle_boxes m WHERE m.bundle_id = d.bundle_id AND m.period = d.period AND m.published)
+      AND NOT EXISTS (SELECT 1 FROM box_selections s WHERE s.shop_id = d.shop_id AND s.contract_gid = d.contract_gid AND s.period = d.period)`;
   let queued = 0;
   for (const r of rows) {
     try {
-      const period = periodOf(r.next_billing_at);
-      const menu = await prisma.bundleBox.findUnique({ where: { bundleId_period: { bundleId: r.bundle_id, period } }, select: { published: true } });
-      if (!menu?.published) continue; // nothing to pick from yet
-      const picked = await prisma.boxSelection.findUnique({
-        where: { shopId_contractGid_period: { shopId: shop.id, contractGid: r.contract_gid, period } },
-        select: { id: true },
-      });
-      if (picked) continue;
       const q = await queueMail(prisma, {
         shopId: shop.id,
         kind: "box_reminder",
@@ -126,7 +125,7 @@ export async function queueBoxReminders(shopDomain: string, now = new Date()): P
           shopDomain,
           timeZone: shop.ianaTimezone,
           bundle: { id: r.bundle_id, title: r.bundle_title, selectionCutoffDays: r.selection_cutoff_days },
-          period,
+          period: r.period,
           contract: {
             contractGid: r.contract_gid,
             customerGid: r.customer_gid,

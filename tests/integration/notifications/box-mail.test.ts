@@ -89,12 +89,13 @@ describe("box mail", () => {
     expect(await prisma.notificationLogEntry.count({ where: { shopId, event: "box_menu_published" } })).toBe(3);
   });
 
-  it("the reminder goes to subscribers without a pick whose cutoff is near, once per charge date", async () => {
+  it("the reminder goes to subscribers without a pick whose cutoff is near, once the menu is published, once per charge date", async () => {
     const now = new Date("2031-03-10T09:00:00Z");
     const near = new Date(now.getTime() + (CUTOFF_DAYS + 1) * DAY); // cutoff tomorrow
     const far = new Date("2031-03-28T09:00:00Z"); // cutoff in 15 days
     const { domain, shopId, bundleId, subscribers } = await boxShop([near, near, far], "2031-03");
     const [nopick, picked, later] = subscribers;
+    expect(await queueBoxReminders(domain, now)).toBe(0); // no menu to pick from yet
     await prisma.bundleBox.updateMany({ where: { bundleId }, data: { published: true, publishedAt: now } });
     await prisma.boxSelection.create({ data: { shopId, contractGid: picked.contractGid, period: "2031-03", items: [] } });
 
