@@ -8,14 +8,14 @@ export const E2E_BASE_URL = `http://127.0.0.1:${PORT}`;
 /**
  * The files that read or re-seed the demo shops (seedDemo in tests/e2e/admin-support.ts): they
  * share one shop, so they run one at a time. Every other file makes shops of its own and runs
- * beside them, two files at once (docs/decisions/171-e2e-in-two-workers.md).
+ * beside them, three files at once (docs/decisions/171-e2e-in-two-workers.md, 173).
  */
 const DEMO_FILES = ["merchant-journey.spec.ts", "merchant-words.spec.ts", "root-page.spec.ts", "theme-blocks.spec.ts"];
 
 export default defineConfig({
   testDir: "tests/e2e",
   timeout: 30_000,
-  workers: 2,
+  workers: 3,
   // The demo files first: they run one after another, so started last they would be a tail run
   // by one worker while the other idles.
   projects: [

@@ -23,4 +23,5 @@ export const CLUSTER_SUITES = [
   "tests/integration/billing/worker-crash.test.ts",
 ];
 
-export default defineConfig({ ...base, test: { ...base.test, include: CLUSTER_SUITES, exclude: configDefaults.exclude } });
+// Every file in a process of its own: the main pass's projects (vitest.config.ts) are left out.
+export default defineConfig({ ...base, test: { ...base.test, projects: undefined, include: CLUSTER_SUITES, exclude: configDefaults.exclude } });

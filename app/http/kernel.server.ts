@@ -59,6 +59,8 @@ export interface KernelOptions {
   /** Rate-limit clock in ms (tests freeze it); default Redis server time. */
   now?: () => number;
   redis?: RedisClient;
+  /** How long the rate limiter waits for Redis before its in-process fallback answers (default 500 ms). */
+  rateLimitTimeoutMs?: number;
 }
 
 export interface Surface {
@@ -154,7 +156,7 @@ export function createSurface(config: SurfaceConfig, routes: readonly AnyRoute[]
         throw new ApiError("plan_upgrade_required", "The Developer API requires the Pro plan (development stores: a paid platform plan plus Pro).");
       }
       // 4. rate limit: every authenticated request of the shop draws from its bucket
-      const rl = await takeToken(config.bucket, principal.shop.id, { now: options.now?.(), client: options.redis });
+      const rl = await takeToken(config.bucket, principal.shop.id, { now: options.now?.(), client: options.redis, timeoutMs: options.rateLimitTimeoutMs });
       rateLimitHeaders(config.bucket, rl, headers);
       if (!rl.allowed) {
         throw new ApiError(
