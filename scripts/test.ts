@@ -5,7 +5,8 @@
 //      dependency-cruiser: docs/decisions/092), check formatting (docs/decisions/047) and build the
 //      Remix app (integration tests serve the build)
 //   3. Vitest (unit + integration), then the Redis Cluster pass (the Redis-heavy suites against a
-//      local cluster) beside Playwright (e2e, Debian chromium)
+//      local cluster) and the PgBouncer pass (auth, publish, delivery through PgBouncer) beside
+//      Playwright (e2e, Debian chromium)
 // Exits non-zero if anything fails; prints one closing "N passed, N failed" line.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, mkdirSync } from "node:fs";
@@ -113,28 +114,40 @@ function countVitest(report: string, status: number | null): void {
 }
 countVitest("test-results/vitest.json", vitest.status);
 
-// The Redis Cluster pass (docs/decisions/161, 162): the Redis-heavy suites again (workers, sweeps,
-// webhook durability and delivery, rate limits, key usage, exports, billing:
-// vitest.cluster.config.ts) against a local three-master cluster, every client a cluster client,
-// and its output must not mention CROSSSLOT or MOVED. It re-creates the workers' databases, so it
-// starts after the main pass; it runs beside Playwright, which uses other databases and ports:
-// its longest files wait on Shopify's bucket, not on the CPU. Its output is printed whole when it ends.
-step("vitest: the Redis Cluster pass against a local cluster, beside playwright");
-const clusterStarted = Date.now();
-const clusterPass = new Promise<{ status: number; output: string }>((resolve) => {
-  const child = spawn(
-    "node_modules/.bin/vitest",
-    ["run", "--config", "vitest.cluster.config.ts", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest-cluster.json"],
-    { stdio: ["ignore", "pipe", "pipe"], env: process.env },
-  );
-  let output = "";
-  child.stdout.on("data", (c: Buffer) => (output += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-  child.once("close", (code) => {
-    console.log(`[test] the Redis Cluster pass (${Math.round((Date.now() - clusterStarted) / 1000)} s):\n${output.trimEnd()}`);
-    resolve({ status: code ?? 1, output });
+/** A second Vitest pass under `config`, its output printed whole when it ends (it runs beside Playwright). */
+function vitestPass(label: string, config: string, report: string): Promise<{ status: number; output: string }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn("node_modules/.bin/vitest", ["run", "--config", config, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: process.env,
+    });
+    let output = "";
+    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+    child.once("close", (code) => {
+      console.log(`[test] ${label} (${Math.round((Date.now() - started) / 1000)} s):\n${output.trimEnd()}`);
+      countVitest(report, code);
+      resolve({ status: code ?? 1, output });
+    });
   });
-});
+}
+
+// Two more passes, one after the other, beside Playwright (which uses other databases and ports;
+// each pass re-creates the workers' databases, so they follow the main pass). Their longest files
+// wait on Shopify's bucket or on spawned workers, not on the CPU.
+//   - The Redis Cluster pass (docs/decisions/161, 162): the Redis-heavy suites (workers, sweeps,
+//     webhook durability and delivery, rate limits, key usage, exports, billing:
+//     vitest.cluster.config.ts) against a local three-master cluster, every client a cluster
+//     client; its output must not mention CROSSSLOT or MOVED.
+//   - The PgBouncer pass (docs/decisions/145): authentication, publish and delivery
+//     (vitest.pgbouncer.config.ts) through Debian's PgBouncer in transaction mode.
+step("vitest: the Redis Cluster pass, then the PgBouncer pass, beside playwright");
+const passes = (async () => {
+  const cluster = await vitestPass("the Redis Cluster pass", "vitest.cluster.config.ts", "test-results/vitest-cluster.json");
+  const bouncer = await vitestPass("the PgBouncer pass", "vitest.pgbouncer.config.ts", "test-results/vitest-pgbouncer.json");
+  return { cluster, bouncer };
+})();
 
 let e2eStatus = 0;
 const e2e = !existsSync("tests/e2e")
@@ -157,14 +170,14 @@ const e2e = !existsSync("tests/e2e")
       });
     });
 
-const [cluster] = await Promise.all([clusterPass, e2e]);
-countVitest("test-results/vitest-cluster.json", cluster.status);
+const [{ cluster, bouncer }] = await Promise.all([passes, e2e]);
 const slotErrors = cluster.output.split("\n").filter((line) => /CROSSSLOT Keys|MOVED \d+ /.test(line));
 if (slotErrors.length) {
   console.error(`[test] the cluster pass logged slot errors:\n${slotErrors.slice(0, 5).join("\n")}`);
   counts.failed += 1;
 }
 
-const ok = vitest.status === 0 && cluster.status === 0 && slotErrors.length === 0 && e2eStatus === 0 && counts.failed === 0 && counts.passed > 0;
+const ok =
+  vitest.status === 0 && cluster.status === 0 && bouncer.status === 0 && slotErrors.length === 0 && e2eStatus === 0 && counts.failed === 0 && counts.passed > 0;
 console.log(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
 process.exit(ok ? 0 : 1);
