@@ -18,8 +18,15 @@ export interface LocalRedisCluster {
   stop(): Promise<void>;
 }
 
+/**
+ * A client for one probe: it gives up after a second, so a port held by something that is not
+ * Redis (it accepts the connection and never answers) reads as "no" instead of hanging the start.
+ */
+const probe = (port: number) =>
+  new Redis({ port, host: "127.0.0.1", lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000, commandTimeout: 1_000 });
+
 async function ping(port: number): Promise<boolean> {
-  const r = new Redis({ port, host: "127.0.0.1", lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const r = probe(port);
   r.on("error", () => undefined);
   try {
     await r.connect();
@@ -32,7 +39,7 @@ async function ping(port: number): Promise<boolean> {
 }
 
 async function clusterOk(port: number): Promise<boolean> {
-  const r = new Redis({ port, host: "127.0.0.1", lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const r = probe(port);
   r.on("error", () => undefined);
   try {
     await r.connect();
@@ -120,7 +127,12 @@ async function startOnce(ports: number[], busPorts: number[]): Promise<LocalRedi
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    for (const port of ports) await until(`node ${port} answering`, () => ping(port));
+    // A node that exited (its port taken, say) will never answer: say so now, not after the wait.
+    const answering = async (i: number) => {
+      if (children[i].exitCode !== null) throw new Error(`redis cluster: node ${ports[i]} exited with ${children[i].exitCode}`);
+      return ping(ports[i]);
+    };
+    for (let i = 0; i < ports.length; i++) await until(`node ${ports[i]} answering`, () => answering(i));
     const create = spawnSync(REDIS_CLI_BIN, ["--cluster", "create", ...ports.map((p) => `127.0.0.1:${p}`), "--cluster-replicas", "0", "--cluster-yes"], {
       encoding: "utf8",
     });
