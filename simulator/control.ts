@@ -8,7 +8,15 @@ import { SUPPORTED_OPERATIONS } from "./admin-resolvers";
 import { userErrorCodes } from "./graphql-exec";
 import { adminSchema } from "./schema";
 import { mintSessionToken } from "./jwt";
-import { contractPayload, customersDataRequestPayload, customersRedactPayload, sellingPlanGroupPayload, shopPayload, shopRedactPayload } from "./payloads";
+import {
+  contractPayload,
+  customersDataRequestPayload,
+  customersRedactPayload,
+  paymentMethodPayload,
+  sellingPlanGroupPayload,
+  shopPayload,
+  shopRedactPayload,
+} from "./payloads";
 import { numericIdOf, type Contract, type Failure, type ShopState, type SimEvent } from "./state";
 import { createContract } from "./store/contracts";
 import { createCustomer, findPaymentMethod, mintCustomerAccessToken } from "./store/customers";
@@ -477,12 +485,32 @@ const ROUTES: [string, RegExp, Handler][] = [
     "PATCH",
     /^\/_sim\/shops\/([^/]+)\/payment-methods\/([^/]+)$/,
     (core, [d, id], body) => {
-      // The customer's card starts declining, or is replaced by one that works (dunning tests).
+      // The customer's card starts declining, or is replaced by one that works (dunning tests); or
+      // its expiry moves (a card updater, the customer's new card): Shopify then sends
+      // customer_payment_methods/update.
       const shop = requireShop(core, d);
-      const { billing: behavior } = parse(z.object({ billing: PaymentBehaviorBody }), body);
-      const method = setPaymentBehavior(shop, toGid("CustomerPaymentMethod", id), behavior);
-      if (!method) throw new ControlError(404, `Payment method ${id} does not exist`);
-      core.changed();
+      const input = parse(
+        z
+          .object({
+            billing: PaymentBehaviorBody.optional(),
+            expiryMonth: z.number().int().min(1).max(12).optional(),
+            expiryYear: z.number().int().min(2000).optional(),
+          })
+          .refine((b) => b.billing !== undefined || b.expiryMonth !== undefined || b.expiryYear !== undefined, "give billing, expiryMonth or expiryYear"),
+        body,
+      );
+      const found = findPaymentMethod(shop, toGid("CustomerPaymentMethod", id));
+      if (!found) throw new ControlError(404, `Payment method ${id} does not exist`);
+      const { customer, method } = found;
+      if (input.billing !== undefined) setPaymentBehavior(shop, method.id, input.billing);
+      if (input.expiryMonth === undefined && input.expiryYear === undefined) {
+        core.changed();
+        return method;
+      }
+      if (method.kind !== "credit_card" && method.kind !== "shop_pay") throw new ControlError(400, `A ${method.kind} payment method has no expiry`);
+      method.expiryMonth = input.expiryMonth ?? method.expiryMonth;
+      method.expiryYear = input.expiryYear ?? method.expiryYear;
+      core.commit(shop, [{ topic: "customer_payment_methods/update", payload: paymentMethodPayload(customer, method), app: "self" }]);
       return method;
     },
   ],

@@ -1,6 +1,6 @@
 // Webhook payloads in the shapes Shopify documents (REST-style snake_case, numeric ids next to
 // the admin_graphql_api_* gids, lowercase enums).
-import { numericIdOf, type Contract, type Customer, type SellingPlanGroup, type ShopState } from "./state";
+import { numericIdOf, type Contract, type Customer, type PaymentMethod, type SellingPlanGroup, type ShopState } from "./state";
 
 const lower = (s: string) => s.toLowerCase();
 
@@ -22,6 +22,35 @@ export function contractPayload(c: Contract) {
     admin_graphql_api_origin_order_id: c.originOrder?.id ?? null,
     origin_order_id: c.originOrder ? numericIdOf(c.originOrder.id) : null,
     revision_id: String(c.revisionId),
+  };
+}
+
+/** customer_payment_methods/update: the method's token, its customer and its instrument (the card's month and year). */
+export function paymentMethodPayload(customer: Customer, m: PaymentMethod) {
+  const card = m.kind === "credit_card" || m.kind === "shop_pay";
+  return {
+    admin_graphql_api_id: m.id,
+    token: numericIdOf(m.id),
+    customer_id: numericIdOf(customer.id),
+    admin_graphql_api_customer_id: customer.id,
+    instrument_type:
+      m.kind === "credit_card"
+        ? "CustomerCreditCard"
+        : m.kind === "shop_pay"
+          ? "CustomerShopPayAgreement"
+          : m.kind === "paypal"
+            ? "CustomerPaypalBillingAgreement"
+            : null,
+    payment_instrument: card
+      ? {
+          last_digits: m.last4,
+          month: m.expiryMonth,
+          year: m.expiryYear,
+          name: `${customer.firstName} ${customer.lastName}`,
+          ...(m.kind === "credit_card" ? { brand: m.brand } : {}),
+        }
+      : null,
+    revoked_at: m.revokedAt,
   };
 }
 

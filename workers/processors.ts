@@ -2,7 +2,7 @@
 // safe to run twice: a job interrupted by a crash is run again from the start.
 import { QUEUES, enqueueBulk, type Processors } from "../app/infra/queues.server";
 import { prisma } from "../app/db.server";
-import { syncContractFromWebhook } from "../app/domain/subscriptions/mirror.server";
+import { refreshCustomerCards, syncContractFromWebhook } from "../app/domain/subscriptions/mirror.server";
 import { reconcileShop } from "../app/domain/subscriptions/reconcile.server";
 import { customerDataReport, redactCustomer, redactShop } from "../app/domain/shop/lifecycle.server";
 import { runDailySweep } from "../app/domain/housekeeping/daily-sweep.server";
@@ -48,6 +48,8 @@ export const PROCESSORS: Processors = {
     "sync-storefront": (job) => syncStorefrontMetafields(job.data.domain, { force: true }),
     // A skip made at Shopify: its confirmation e-mail.
     "confirm-cycle-skip": inbound((job) => confirmShopifySkip(job.data)),
+    // A customer's card changed at Shopify: their contracts' card expiry read again.
+    "refresh-customer-cards": inbound((job) => refreshCustomerCards(job.data)),
   },
   privacy: {
     "redact-shop": inbound((job) => redactShop(job.data.domain)),

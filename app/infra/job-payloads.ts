@@ -33,6 +33,17 @@ export interface CycleSkipWebhook {
   skippedDate: string;
 }
 
+/**
+ * A `mirror` "refresh-customer-cards" job: one inbound customer_payment_methods/update webhook. The
+ * customer's contracts are read again, so the card expiry they mirror follows the new card
+ * (docs/decisions/158-card-expiry-mirror.md).
+ */
+export interface PaymentMethodWebhookJob {
+  shopDomain: string;
+  webhookId: string;
+  customerGid: string;
+}
+
 /** A `privacy` job: one customer of one shop (customers/redact, customers/data_request). */
 export type CustomerRef = { domain: string; customerGid: string; email?: string | null };
 

@@ -10,6 +10,7 @@ import type {
   ImportRunPayload,
   MailSendPayload,
   NoData,
+  PaymentMethodWebhookJob,
   SellingPlanGroupWebhook,
   ShopRef,
   WebhookAttemptPayload,
@@ -38,6 +39,7 @@ export interface QueueJobs {
     "sync-selling-plan-group": SellingPlanGroupWebhook;
     "sync-storefront": ShopRef;
     "confirm-cycle-skip": CycleSkipWebhook;
+    "refresh-customer-cards": PaymentMethodWebhookJob;
   };
   /** GDPR: shop/redact, customers/redact, customers/data_request. */
   privacy: {

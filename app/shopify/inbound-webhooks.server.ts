@@ -14,7 +14,7 @@ import { QUEUES, enqueueSpec, type AnyJobSpec } from "../infra/queues.server";
 import { type BillingOutcomePayload } from "../infra/job-payloads";
 import { removeExportFiles, uninstallShop } from "../domain/shop/lifecycle.server";
 import { inboundJobId } from "../domain/outbound-webhooks/sweep.server";
-import { announcePaymentMethodUpdate } from "../domain/outbound-webhooks/payment-methods.server";
+import { announcePaymentMethodUpdate, paymentMethodCustomer } from "../domain/outbound-webhooks/payment-methods.server";
 import { dispatchDeliveries } from "../domain/outbound-webhooks/jobs.server";
 
 export const SHOPIFY_TOPICS = [
@@ -80,6 +80,11 @@ function jobFor(topic: ShopifyTopic, shop: string, webhookId: string, payload: P
           skippedDate: String(payload.billing_attempt_expected_date),
         },
       };
+    // The customer's contracts read again, for their card's expiry (docs/decisions/158).
+    case "customer_payment_methods/update": {
+      const customerGid = paymentMethodCustomer(payload);
+      return customerGid ? { queue: QUEUES.mirror, name: "refresh-customer-cards", data: { shopDomain: shop, webhookId, customerGid } } : null;
+    }
     case "shop/redact":
       return { queue: QUEUES.privacy, name: "redact-shop", data: { domain: shop } };
     case "customers/redact":
@@ -113,7 +118,6 @@ function jobFor(topic: ShopifyTopic, shop: string, webhookId: string, payload: P
       return { queue: QUEUES.billing, name: "billing-outcome", data };
     }
     case "app/uninstalled":
-    case "customer_payment_methods/update":
     case "app_subscriptions/update":
     case "bulk_operations/finish":
       return null;
@@ -211,7 +215,8 @@ export async function receiveShopifyWebhook(request: Request, expected: ShopifyT
         ? await prisma.$transaction(async (tx) => {
             if ((await tx.inboundWebhook.createMany(seen)).count === 0) return { duplicate: true as const, published: [] };
             const published = await announcePaymentMethodUpdate(tx, { shopDomain: shop, webhookId, payload });
-            await tx.inboundWebhook.update({ where: { webhookId }, data: { processedAt: new Date() } });
+            // With a job, the row is processed once the job ends (the sweeper re-queues it until then).
+            if (!job) await tx.inboundWebhook.update({ where: { webhookId }, data: { processedAt: new Date() } });
             return { duplicate: false as const, uninstall: null, published: published ? [published] : [] };
           })
         : expected === "bulk_operations/finish"

@@ -321,6 +321,23 @@ export async function syncContractFromWebhook(hook: ContractWebhook): Promise<"m
   return "mirrored";
 }
 
+/**
+ * A customer's card changed at Shopify (customer_payment_methods/update): every contract of theirs
+ * that can still be charged is read again, so the card expiry it mirrors follows the new card
+ * although the contract's revision did not move (docs/decisions/158-card-expiry-mirror.md).
+ * Answers how many contracts were read.
+ */
+export async function refreshCustomerCards(job: { shopDomain: string; customerGid: string }): Promise<number> {
+  const shop = await prisma.shop.findUnique({ where: { domain: job.shopDomain }, select: { id: true, installState: true } });
+  if (!shop || shop.installState !== "INSTALLED") return 0;
+  const contracts = await prisma.contract.findMany({
+    where: { shopId: shop.id, customerGid: job.customerGid, status: { in: ["ACTIVE", "PAUSED", "FAILED"] } },
+    select: { contractGid: true },
+  });
+  for (const c of contracts) await reconcileContract(job.shopDomain, c.contractGid);
+  return contracts.length;
+}
+
 /** Re-reads one contract into the mirror (after an API write). Announces nothing. */
 export async function reconcileContract(shopDomain: string, contractGid: string): Promise<void> {
   const shop = await prisma.shop.findUniqueOrThrow({ where: { domain: shopDomain }, select: { id: true } });

@@ -53,6 +53,33 @@ it("the contract webhook's sync mirrors the card's expiry month; PayPal has none
   expect(await cardOf(shop.shopId, paypal.gid)).toMatchObject({ cardExpiryMonth: null, cardExpiryYear: null });
 });
 
+it("a card updated at Shopify (customer_payment_methods/update) moves the expiry the mirror holds for every contract it pays, and takes the contract off the Risk Center", async () => {
+  const shop = await stack.installShop();
+  const a = await contractWithCard(
+    shop.domain,
+    { kind: "credit_card", expiryMonth: 12, expiryYear: 2030 },
+    { nextBillingDate: "2031-02-05T00:00:00Z", price: "7.00", webhooks: true },
+  );
+  await stack.settled(shop.domain, async () => (await prisma.contract.count({ where: { shopId: shop.shopId } })) === 1);
+  const before = await cardOf(shop.shopId, a.gid);
+  expect(before).toMatchObject({ cardExpiryMonth: 12, cardExpiryYear: 2030 });
+  expect((await revenueAtRisk(shop.shopId)).expiringCards.rows.map((r) => r.contractGid)).toEqual([a.gid]);
+
+  // The card updater gives the same card a new expiry: Shopify sends the webhook, not a contract update.
+  await stack.control.call("PATCH", `${stack.control.shop(shop.domain)}/payment-methods/${a.paymentMethodGid.split("/").pop()}`, {
+    expiryMonth: 9,
+    expiryYear: 2034,
+  });
+  const after = await stack.settled(shop.domain, async () => {
+    const c = await cardOf(shop.shopId, a.gid);
+    return c.cardExpiryYear === 2034 ? c : null;
+  });
+  expect(after).toEqual({ cardExpiryMonth: 9, cardExpiryYear: 2034, revision: before.revision });
+  expect((await revenueAtRisk(shop.shopId)).expiringCards.count).toBe(0);
+  // Announced as well, once.
+  expect(await prisma.event.count({ where: { shopId: shop.shopId, type: "customer.payment_method_updated" } })).toBe(1);
+});
+
 it.each(["pages", "bulk"] as const)("the %s reconcile mirrors it, and a removed card clears it although the contract's revision did not move", async (via) => {
   const shop = await stack.installShop();
   const a = await contractWithCard(
