@@ -22,7 +22,6 @@ import { createContract } from "./store/contracts";
 import { createCustomer, findPaymentMethod, mintCustomerAccessToken } from "./store/customers";
 import { createSellingPlanGroup, updateSellingPlanGroup } from "./store/selling-plans";
 import { createProduct, installShop } from "./store/shops";
-import { setPaymentBehavior } from "./subscription-billing";
 import { STOREFRONT_CONTROL_ROUTES } from "./control-storefront";
 import { RATE_LIMIT_CONTROL_ROUTES } from "./control-rate-limit";
 import { FLOW_CONTROL_ROUTES } from "./flow";
@@ -502,7 +501,7 @@ const ROUTES: [string, RegExp, Handler][] = [
       const found = findPaymentMethod(shop, toGid("CustomerPaymentMethod", id));
       if (!found) throw new ControlError(404, `Payment method ${id} does not exist`);
       const { customer, method } = found;
-      if (input.billing !== undefined) setPaymentBehavior(shop, method.id, input.billing);
+      if (input.billing !== undefined) method.billing = input.billing;
       if (input.expiryMonth === undefined && input.expiryYear === undefined) {
         core.changed();
         return method;

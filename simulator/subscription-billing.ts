@@ -22,7 +22,6 @@ import {
   type AttemptOutcome,
   type BillingAttempt,
   type Outcome,
-  type PaymentBehavior,
   type SimEvent,
 } from "./state";
 import { ownContract } from "./store/contracts";
@@ -168,18 +167,6 @@ export function createBillingAttempt(
   }
   events.push({ topic: `subscription_billing_attempts/${attempt.outcome}`, payload: billingAttemptPayload(attempt), app: c.app });
   return ok(attempt, events);
-}
-
-/** Control API: make an attempt settle as Shopify's payment processing would (no checks). */
-export function setPaymentBehavior(shop: ShopState, paymentMethodId: string, behavior: PaymentBehavior): PaymentMethod | undefined {
-  for (const customer of Object.values(shop.customers)) {
-    const method = customer.paymentMethods.find((m) => m.id === paymentMethodId);
-    if (method) {
-      method.billing = behavior;
-      return method;
-    }
-  }
-  return undefined;
 }
 
 /** subscription_billing_attempts/success|failure|challenged, in the shape Shopify documents. */
