@@ -200,6 +200,14 @@ it("rows in DEFAULT past the 30 days are deleted by the sweep, with their attemp
   expect(await prisma.webhookDelivery.count({ where: { id: { in: ahead.deliveryIds } } })).toBe(1);
 });
 
+/** A session of its own on this worker's database, beside the app's pools (a lost connection fails the test at its next query). */
+async function session(): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  client.on("error", () => undefined);
+  await client.connect();
+  return client;
+}
+
 /** Every foreign key between the two tables, parents and partitions alike, as the catalogue states it. */
 const logForeignKeys = () =>
   prisma.$queryRawUnsafe<{ owner: string; name: string; def: string }[]>(
@@ -250,16 +258,12 @@ it("dropping an expired month reads no other month: it goes while another sessio
   // ACCESS EXCLUSIVE on every kept month of both tables: any statement that read one of them (a
   // foreign-key check over the attempts, a scan of the parent) would wait here, and the drop's
   // lock_timeout would fail it. With a key on the parents, the drop's check read every month.
-  const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  other.on("error", () => undefined); // a lost connection fails the test at its next query
-  await other.connect();
+  const other = await session();
   try {
     await other.query("BEGIN");
     await other.query(`LOCK TABLE ${keptMonths.map((n) => `"${n}"`).join(", ")} IN ACCESS EXCLUSIVE MODE`);
     // The locks bite: a read of the whole attempts table waits for them.
-    const probe = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    probe.on("error", () => undefined);
-    await probe.connect();
+    const probe = await session();
     try {
       await probe.query(`SET lock_timeout = '200ms'`);
       await expect(probe.query(`SELECT count(*) FROM webhook_attempts`)).rejects.toThrow(/lock timeout/);
@@ -293,12 +297,8 @@ it("a long read of the log makes the drop let go of its lock wait and try again,
   const oldMonth = partitionName("webhook_deliveries", monthOf(old));
 
   // A report reading the log in a long transaction: ACCESS SHARE on the parent until it ends.
-  const reader = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  reader.on("error", () => undefined);
-  await reader.connect();
-  const watcher = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  watcher.on("error", () => undefined);
-  await watcher.connect();
+  const reader = await session();
+  const watcher = await session();
   /** Whether some session is waiting for ACCESS EXCLUSIVE on the delivery log's parent. */
   const dropWaiting = async () =>
     (
