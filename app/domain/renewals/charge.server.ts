@@ -200,6 +200,10 @@ async function claimAttempts(shopId: string, planned: Planned[]): Promise<Map<st
       SELECT cycle_id, ${shopId}, contract_id, contract_gid, cycle_at, 'CHARGING', n, now() FROM input
       ON CONFLICT (contract_id, cycle_at) DO UPDATE
         SET status = 'CHARGING', attempts = GREATEST(billing_cycles.attempts, EXCLUDED.attempts), next_retry_at = NULL, updated_at = now()
+        -- A cycle settled since this run read it (its success webhook committed in between) stays
+        -- settled: put back to CHARGING, no outcome would ever move it again. Its attempt row, if
+        -- the plan names one, is read back below, and Shopify answers that attempt again.
+        WHERE billing_cycles.status NOT IN ('PAID', 'FAILED')
       RETURNING id, contract_id, cycle_at
     ), attempt AS (
       INSERT INTO billing_attempts (id, shop_id, cycle_id, number, idempotency_key, amount_minor, currency_code)

@@ -146,6 +146,50 @@ describe("charging", () => {
     await cycleReaches(domain, c.gid, due, ["PAID"]);
   });
 
+  it("a cycle settled while a run was claiming it stays settled: the claim does not put it back to CHARGING", async () => {
+    const { domain, shopId } = await stack.installShop();
+    const due = "2031-03-11T00:00:00.000Z";
+    const c = await seedDueContract(stack.control, domain, { nextBillingDate: due });
+    const contract = await prisma.contract.findFirstOrThrow({ where: { shopId, contractGid: c.gid }, select: { id: true } });
+    const key = billingIdempotencyKey(c.gid, new Date(due), 1);
+    // What a run killed after its claim leaves: the cycle CHARGING, attempt 1 claimed, never confirmed.
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO billing_cycles (id, shop_id, contract_id, contract_gid, cycle_at, status, attempts, updated_at)
+       VALUES ('settle-cycle', $1, $2, $3, $4::timestamptz AT TIME ZONE 'UTC', 'CHARGING', 1, now())`,
+      shopId,
+      contract.id,
+      c.gid,
+      due,
+    );
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO billing_attempts (id, shop_id, cycle_id, number, idempotency_key, amount_minor, currency_code)
+       VALUES ('settle-attempt', $1, 'settle-cycle', 1, $2, 2400, 'USD')`,
+      shopId,
+      key,
+    );
+    // That attempt's success settling the cycle, held open: the run still reads the cycle as
+    // CHARGING and plans attempt 1 again, and its claim waits on the row until the success commits.
+    const other = new pg.Client({ connectionString: env().DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query("BEGIN");
+      await other.query(`UPDATE billing_attempts SET status = 'SUCCEEDED', completed_at = now() WHERE id = 'settle-attempt'`);
+      await other.query(`UPDATE billing_cycles SET status = 'PAID' WHERE id = 'settle-cycle'`);
+      const running = run(domain, due, 3600_000);
+      await eventually(async () => {
+        const { rows } = await other.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))");
+        return rows[0].n > 0 ? true : null;
+      });
+      await other.query("COMMIT");
+      await running;
+    } finally {
+      await other.end();
+    }
+    expect((await prisma.billingCycle.findUniqueOrThrow({ where: { id: "settle-cycle" }, select: { status: true } })).status).toBe("PAID");
+    // Shopify was asked with the same key only: one attempt.
+    expect((await simAttempts(stack.control, domain, c.gid)).map((a) => a.idempotencyKey)).toEqual([key]);
+  });
+
   it("THROTTLED answers back off and retry: the contract is still charged exactly once", async () => {
     const { domain } = await stack.installShop();
     const due = "2031-03-07T00:00:00.000Z";
